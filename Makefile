@@ -29,7 +29,10 @@ test-fast: $(STAMP)
 	$(VENV)/bin/nbdev_test --n_workers 2
 
 export: $(STAMP)
-	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean
+	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean && $(PY) tools/make_readme.py
 
 bench: $(STAMP)
 	$(VENV)/bin/specdec bench --methods hf-vanilla,vanilla,oracle,draft,hf-assisted --prompts ../shared/data/spec_bench_dev.jsonl --json bench_out/standard.json --plot bench_out/standard.png
+
+readme: $(STAMP)
+	$(PY) tools/make_readme.py

@@ -1,0 +1,49 @@
+"The `specdec` command end to end on a tiny model: the JSON contract, exit codes, error messages."
+import json, os, subprocess, sys
+from pathlib import Path
+import pytest
+
+SPECDEC = [str(Path(sys.executable).parent / 'specdec')]  # the console script, as users run it
+
+def run(*args, timeout=300):
+    env = dict(os.environ, HF_HUB_OFFLINE='1', TOKENIZERS_PARALLELISM='false')
+    return subprocess.run(SPECDEC + [str(a) for a in args], capture_output=True, text=True, timeout=timeout, env=env)
+
+def test_bench_contract(tiny_model_dir, two_prompts, tmp_path):
+    out, fig = tmp_path / 'r.json', tmp_path / 'r.png'
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,vanilla,oracle,draft', '--prompts', two_prompts,
+            '--limit', 1, '--max-new-tokens', 16, '--k', 3, '--draft-layers', 1, '--json', out, '--plot', fig, '--no-progress')
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    assert set(res) >= {'config', 'methods'}
+    assert set(res['methods']) == {'hf-vanilla', 'vanilla', 'oracle', 'draft'}
+    for m, v in res['methods'].items():
+        assert set(v) >= {'tokens_per_s', 'speedup', 'tau', 'exact', 'per_category'}, m
+        assert set(v['per_category']) == {'summarization', 'qa'}
+        assert v['tokens_per_s'] > 0 and v['speedup'] > 0
+    for m in ('vanilla', 'oracle', 'draft'): assert res['methods'][m]['exact'] == 1.0
+    assert res['methods']['hf-vanilla']['speedup'] == pytest.approx(1.0)
+    assert res['config']['oracle_ceiling']['ceiling'] > 0
+    assert fig.stat().st_size > 1000
+    assert 'speedup' in r.stdout and 'oracle' in r.stdout
+
+@pytest.mark.parametrize('args,msg', [
+    (['bench', '--methods', 'vanilla,nope'], 'unknown method(s) nope; valid:'),
+    (['bench', '--methods', 'vanilla', '--limit', '0'], '--limit must be positive'),
+    (['bench', '--methods', 'vanilla', '--prompts', '/no/such/file.jsonl'], 'prompt file not found'),
+])
+def test_bench_errors(args, msg):
+    r = run(*args)
+    assert r.returncode == 2 and msg in r.stderr and 'Traceback' not in r.stderr
+
+def test_malformed_prompts(tiny_model_dir, tmp_path):
+    bad = tmp_path / 'bad.jsonl'; bad.write_text('{"question_id": 1, "category": "qa"}\n')
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'vanilla', '--prompts', bad, '--no-progress')
+    assert r.returncode == 2 and 'not a Spec-Bench prompt' in r.stderr and 'Traceback' not in r.stderr
+
+def test_generate_streams(tiny_model_dir):
+    r = run('generate', 'Hello there', '--model', tiny_model_dir, '--method', 'draft', '--k', 2, '--draft-layers', 1, '--max-new-tokens', 12)
+    assert r.returncode == 0, r.stderr
+    assert '[draft]' in r.stdout and 'tau' in r.stdout
+    r = run('generate', '--model', tiny_model_dir, '--method', 'hf-pld')
+    assert r.returncode == 2 and 'specdec: error' in r.stderr

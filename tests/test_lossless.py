@@ -1,0 +1,47 @@
+"""The losslessness matrix: every registered proposer of ours, on three architectures.
+
+Greedy: token-for-token equality with transformers' own `generate`. Sampling: the first two tokens' joint
+distribution equals the target's exact one (chi-square), and the wrong acceptance rule is caught (negative control).
+"""
+import pytest, torch
+from specdec_nb.bench import PROPOSERS, BenchSetup
+from specdec_nb.models import tiny_llama, tiny_qwen2, tiny_gpt2
+from specdec_nb.engine import generate, exact_two_token_dist, two_token_counts
+from specdec_nb.core import Sampling, verify, chi2_stat, chi2_pvalue, _sample_chain, _sample_tree
+
+ARCHS = {'llama': tiny_llama, 'qwen2': tiny_qwen2, 'gpt2': tiny_gpt2}
+NAMES = sorted(PROPOSERS)
+
+def proposer(name, model, future):
+    setup = BenchSetup(model, k=3, draft_layers=2, max_new_tokens=len(future))
+    return PROPOSERS[name](setup, future)
+
+@pytest.mark.parametrize('arch', ARCHS)
+@pytest.mark.parametrize('name', NAMES)
+def test_greedy_equals_target(name, arch):
+    m = ARCHS[arch](vocab_size=64, layers=4, seed=3)
+    for seed in range(2):
+        g = torch.Generator().manual_seed(seed)
+        ids = torch.cat([torch.randint(0, 64, (1, 6), generator=g)] * 3, 1)  # repetitive, so lookup drafters fire
+        ref = m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=40, do_sample=False, pad_token_id=0)
+        out = generate(m, ids, proposer(name, m, ref[0, ids.shape[1]:].tolist()), max_new_tokens=40)
+        assert torch.equal(out.sequences, ref), name
+
+def wrong_verify(d, logits, s, g):
+    "The negative control: accept with min(1, q/p) instead of min(1, p/q)."
+    if d is None or d.n_verify == 0: return verify(d, logits, s, g)
+    rule = lambda px, qx: (qx / px.clamp_min(1e-30)).clamp(max=1)
+    return _sample_chain(d, logits, s, g, accept_fn=rule) if d.parents is None else _sample_tree(d, logits, s, g, accept_fn=rule)
+
+@pytest.mark.parametrize('name', [n for n in NAMES if n != 'vanilla'])
+def test_sampling_distribution(name):
+    m = tiny_llama(vocab_size=16, layers=4, seed=1)
+    ids = torch.tensor([[3, 1, 4, 3, 1, 4, 3, 1]])
+    exact = exact_two_token_dist(m, ids, Sampling(do_sample=True))
+    future = [int(exact.sum(1).argmax()), 5]
+    results = {}
+    for label, vf in (('right', verify), ('wrong', wrong_verify)):
+        c = two_token_counts(m, ids, lambda: proposer(name, m, future), 2500, seed=7, verify_fn=vf)
+        st, dof = chi2_stat(c, exact); results[label] = chi2_pvalue(st, dof)
+    assert results['right'] > 1e-4, results
+    assert results['wrong'] < 1e-4, f'the negative control was not caught for {name}: {results}'
