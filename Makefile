@@ -22,11 +22,11 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec demo
 
 test: $(STAMP)
-	$(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing
+	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each: no oversubscription
 	$(PY) -m pytest -q tests
 
 test-fast: $(STAMP)
-	$(VENV)/bin/nbdev_test --n_workers 2
+	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --n_workers 2
 
 export: $(STAMP)
 	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean && $(PY) tools/make_readme.py

@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 from .engine import generate, OracleProposer
 from .draft import DraftModelProposer
+from .ngram import PromptLookupProposer, NGramCacheProposer
 from .models import load_prompts, chat_ids, truncated_model
 
 # %% auto #0
@@ -88,6 +89,10 @@ def _hf_early_exit(setup, ids, future):
 our_method('vanilla')(lambda setup, future: None)
 our_method('oracle')(lambda setup, future: OracleProposer(future, k=setup.k))
 our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True)))
+_ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2))
+our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
+our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
+our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
 
 # %% ../nbs/10_bench.ipynb #320a653d
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:

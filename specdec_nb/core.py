@@ -167,7 +167,8 @@ def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None, ac
             qc = d.q[c].to(p) if d.q is not None else None
             q_x = qc[x] if qc is not None else torch.ones(1, device=p.device)
             if torch.rand(1, generator=generator, device=p.device) < accept_fn(p[x], q_x): path.append(c); node = c; break
-            if update_residual: p = _residual(p[None], None if qc is None else qc[None], x)[0]
+            if update_residual:
+                r = _residual(p[None], None if qc is None else qc[None], x)[0]; p = r / r.sum()  # the next sibling is tested against the normalised residual
         else: return Verdict(path, [toks[i] for i in path] + [int(torch.multinomial(p, 1, generator=generator))])
 
 # %% ../nbs/00_core.ipynb #f3c2bb64
