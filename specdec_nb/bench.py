@@ -11,6 +11,7 @@ import torch
 from .engine import generate, OracleProposer
 from .draft import DraftModelProposer
 from .ngram import PromptLookupProposer, NGramCacheProposer
+from .tree import TreeDraftProposer
 from .models import load_prompts, chat_ids, truncated_model
 
 # %% auto #0
@@ -89,6 +90,7 @@ def _hf_early_exit(setup, ids, future):
 our_method('vanilla')(lambda setup, future: None)
 our_method('oracle')(lambda setup, future: OracleProposer(future, k=setup.k))
 our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True)))
+our_method('tree', needs='draft')(lambda setup, future: TreeDraftProposer(setup.draft, depth=setup.params.get('tree_depth', 4), topk=setup.params.get('tree_topk', 3), total_tokens=setup.params.get('tree_tokens', 12)))
 _ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2))
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
