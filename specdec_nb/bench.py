@@ -12,6 +12,7 @@ from .engine import generate, OracleProposer
 from .draft import DraftModelProposer
 from .ngram import PromptLookupProposer, NGramCacheProposer
 from .tree import TreeDraftProposer
+from .lookahead import LookaheadProposer
 from .models import load_prompts, chat_ids, truncated_model
 
 # %% auto #0
@@ -47,7 +48,7 @@ class BenchSetup:
     k: int = 7                       # draft length of `draft`, `oracle`, and transformers' assisted generation
     draft_layers: int = 10           # the default draft: the target's first layers (when no draft model is given)
     draft_model: object = None
-    params: dict = field(default_factory=dict)   # per-method extras, e.g. {'pld_k': 10}
+    params: dict = field(default_factory=dict)   # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
     @property
     def draft(self):
         if self.draft_model is None: self.draft_model = truncated_model(self.model, self.draft_layers)
@@ -95,6 +96,7 @@ _ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
 our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
+our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 5), N=setup.params.get('N', 3), G=setup.params.get('G', 5)))
 
 # %% ../nbs/10_bench.ipynb #320a653d
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:

@@ -28,7 +28,7 @@ class Target:
     def __init__(self, model, hidden: bool = False):
         self.model, self.hidden = model, hidden
         self.cache, self.n, self._kw = DynamicCache(config=model.config), 0, _cache_kw(model)
-        self.device, self.last_hidden = model.device, None
+        self.device, self.last_hidden, self.last_logits = model.device, None, None   # what the last forward produced, for proposers
 
     def _run(self, ids, **kw):
         out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self._kw: self.cache}, **kw)
@@ -56,10 +56,12 @@ def _target_forward(self: Target, root: int, d: Draft | None = None) -> torch.Te
     "Logits `(1+n, V)` at the root and at each draft node."
     ids = torch.tensor([root], device=self.device)
     if d is not None and len(d): ids = torch.cat([ids, d.tokens.to(self.device)])
-    if d is None or d.is_chain: return self._run(ids[None]).logits[0]
-    pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n
-    mask = tree_mask(d, self.n, self.model.dtype, self.device)
-    return self._run(ids[None], attention_mask=mask, position_ids=pos[None]).logits[0]
+    if d is None or d.is_chain: self.last_logits = self._run(ids[None]).logits[0]
+    else:
+        pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n
+        mask = tree_mask(d, self.n, self.model.dtype, self.device)
+        self.last_logits = self._run(ids[None], attention_mask=mask, position_ids=pos[None]).logits[0]
+    return self.last_logits
 Target.forward = _target_forward
 
 # %% ../nbs/02_engine.ipynb #afd13d4f
