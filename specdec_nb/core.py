@@ -4,8 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #cea5920e
 from __future__ import annotations
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
@@ -67,9 +66,6 @@ class Draft:
     def parent_list(self): return self.parents if self.parents is not None else list(range(-1, len(self) - 1))
 
 # %% ../nbs/00_core.ipynb #d780536b
-@dataclass
-class _TreeInfo: depth: list; ancestors: torch.Tensor
-
 def draft_depths(d: Draft) -> list[int]:
     "Depth of each node; the root's children have depth 1."
     depth = []
