@@ -5,8 +5,9 @@ PY := $(VENV)/bin/python
 # The CPU build lies on disk on our dev machines; any CUDA build of torch>=2.4 works on a GPU box.
 TORCH ?= torch==2.13.0
 STAMP := $(VENV)/.specdec-installed
+MATHJAX := docs/_node/node_modules/mathjax/es5/tex-chtml.js
 
-.PHONY: install demo test test-fast bench export clean-nbs
+.PHONY: install demo test test-fast bench export clean-nbs docs chromium
 
 install: $(STAMP)
 
@@ -21,7 +22,7 @@ $(STAMP): settings.ini setup.py
 demo: $(STAMP)
 	$(VENV)/bin/specdec demo
 
-test: $(STAMP)
+test: $(STAMP) $(MATHJAX) chromium
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each: no oversubscription
 	$(PY) -m pytest -q tests
 
@@ -36,3 +37,17 @@ bench: $(STAMP)
 
 readme: $(STAMP)
 	$(PY) tools/make_readme.py
+
+# The docs site, offline: nbdev's processing -> Sphinx + myst-nb + furo (tools/docs.py) -> docs/_build/html.
+docs: $(STAMP) $(MATHJAX)
+	OMP_NUM_THREADS=1 $(PY) tools/docs.py
+
+# MathJax served from a local copy (no CDN in the site); npm from Debian when missing.
+$(MATHJAX):
+	command -v npm >/dev/null || (apt-get update && apt-get install -y nodejs npm)
+	mkdir -p docs/_node && cd docs/_node && npm install --no-audit --no-fund --silent mathjax@3.2.2
+	touch $@
+
+# Headless Chromium for tests/test_docs.py (Debian's package).
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)

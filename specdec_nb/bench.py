@@ -14,6 +14,9 @@ from .ngram import PromptLookupProposer, NGramCacheProposer
 from .tree import TreeDraftProposer
 from .lookahead import LookaheadProposer
 from .models import load_prompts, chat_ids, truncated_model
+from .core import verify
+from .training import fingerprint, load_draft, smollm2_draft_path
+from .medusa import MedusaProposer, load_medusa, smollm2_medusa_path, typical, medusa_choices
 
 # %% auto #0
 __all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize',
@@ -46,21 +49,37 @@ class BenchSetup:
     temperature: float = 0.0
     seed: int = 0
     k: int = 7                       # draft length of `draft`, `oracle`, and transformers' assisted generation
-    draft_layers: int = 10           # the default draft: the target's first layers (when no draft model is given)
+    draft_layers: int = 10           # the fallback draft: the target's first layers (when no trained draft fits the target)
     draft_model: object = None
     params: dict = field(default_factory=dict)   # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
+    medusa_heads: object = None
+    why_missing: str = ''
     @property
     def draft(self):
-        if self.draft_model is None: self.draft_model = truncated_model(self.model, self.draft_layers)
+        "The draft model: given, else the shipped distilled draft when it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."
+        if self.draft_model is None:
+            shipped = self.params.get('draft') != 'truncated' and smollm2_draft_path().exists() and _shipped_for(smollm2_draft_path()) == fingerprint(self.model)
+            self.draft_model = load_draft(self.model, smollm2_draft_path()) if shipped else truncated_model(self.model, self.draft_layers)
         return self.draft_model
+    @property
+    def medusa(self):
+        "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
+        if self.medusa_heads is None:
+            try: self.medusa_heads = load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path())
+            except (FileNotFoundError, ValueError) as e: self.why_missing = f"{e} (train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE)"
+        return self.medusa_heads
     @property
     def do_sample(self): return self.temperature > 0
 
 # %% ../nbs/10_bench.ipynb #5b028145
-def run_ours(setup: BenchSetup, ids, proposer=None):
+def _shipped_for(path) -> str | None:
+    from safetensors import safe_open
+    with safe_open(str(path), 'pt') as f: return (f.metadata() or {}).get('target')
+
+def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
-                 temperature=setup.temperature or 1.0, generator=g)
+                 temperature=setup.temperature or 1.0, generator=g, verify_fn=verify_fn)
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps
 
 def run_hf(setup: BenchSetup, ids, **kw):
@@ -90,13 +109,27 @@ def _hf_early_exit(setup, ids, future):
 # %% ../nbs/10_bench.ipynb #897dfa6c
 our_method('vanilla')(lambda setup, future: None)
 our_method('oracle')(lambda setup, future: OracleProposer(future, k=setup.k))
-our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True)))
+def _draft_vocab(setup):
+    "The draft's reduced vocabulary when it ships one (`--param draft_vocab=full` turns it off)."
+    return None if setup.params.get('draft_vocab') == 'full' else getattr(setup.draft, 'frequent_vocab', None)
+our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True), vocab=_draft_vocab(setup)))
 our_method('tree', needs='draft')(lambda setup, future: TreeDraftProposer(setup.draft, depth=setup.params.get('tree_depth', 4), topk=setup.params.get('tree_topk', 3), total_tokens=setup.params.get('tree_tokens', 12)))
 _ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2))
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
 our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
 our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 5), N=setup.params.get('N', 3), G=setup.params.get('G', 5)))
+def _medusa(setup):
+    "Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the heads' measured accuracy."
+    n, h = setup.params.get('medusa_nodes'), setup.medusa
+    return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None)
+our_method('medusa', needs='medusa')(lambda setup, future: _medusa(setup))
+
+@bench_method('medusa-typical-lossy', needs='medusa')
+def _medusa_typical(setup, ids, future):
+    "Medusa with typical acceptance: LOSSY under sampling (identical to `medusa` when greedy)."
+    vf = typical(float(setup.params.get('typical_eps', 0.09)), float(setup.params.get('typical_alpha', 0.3)))
+    return run_ours(setup, ids, _medusa(setup), verify_fn=vf)
 
 # %% ../nbs/10_bench.ipynb #320a653d
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -166,7 +199,7 @@ def _prepare(setup, methods, prompts, limit):
     if limit is not None and limit <= 0: raise BenchError(f"--limit must be positive, got {limit}")
     for m in methods:
         need = METHODS[m].needs
-        if need and getattr(setup, need, None) is None: raise BenchError(f"method {m} needs a {need} model, and none is available")
+        if need and getattr(setup, need, None) is None: raise BenchError(f"method {m} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
     rows = load_prompts(prompts, n_per_group=limit)
     if not rows: raise BenchError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows]

@@ -19,8 +19,8 @@ def _common(p):
     p.add_argument('--temperature', type=float, default=0.0, help='0 = greedy')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--k', type=int, default=7, help='draft length (draft, oracle, and the peers)')
-    p.add_argument('--draft-layers', type=int, default=10, help="layers of the default draft model (the target's first layers)")
-    p.add_argument('--draft-model', default=None, help='a draft model name or path (default: the target cut to --draft-layers)')
+    p.add_argument('--draft-layers', type=int, default=10, help="layers of the fallback draft (the target's first layers), used when no trained draft fits the target")
+    p.add_argument('--draft-model', default=None, help="a draft model name or path (default: the shipped distilled draft for the embedded SmolLM2, else the target cut to --draft-layers)")
     p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE', help='a method parameter, e.g. pld_k=10 (repeatable)')
     p.add_argument('--threads', type=int, default=None, help='torch threads (default: all cores)')
 
@@ -62,7 +62,8 @@ def _setup(a):
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
     model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev)
     dm = load_model(a.draft_model, dtype, dev)[0] if a.draft_model else None
-    return BenchSetup(model, tok, a.max_new_tokens, a.temperature, a.seed, a.k, a.draft_layers, dm, _params(a.param))
+    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, seed=a.seed, k=a.k,
+                      draft_layers=a.draft_layers, draft_model=dm, params=_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
@@ -88,6 +89,9 @@ def make_proposer(name: str, setup, future=None):
     check_methods([name])
     if name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {', '.join(sorted(PROPOSERS))}")
     if name == 'oracle' and future is None: raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
+    from specdec_nb.bench import METHODS
+    need = METHODS[name].needs
+    if need and getattr(setup, need, None) is None: raise ValueError(f"method {name} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
     return PROPOSERS[name](setup, future)
 
 # %% ../nbs/12_cli.ipynb #7014960f

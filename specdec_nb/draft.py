@@ -22,26 +22,35 @@ def check_same_vocab(target, draft):
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):
     "Drafts `k` tokens with a small causal LM that keeps and rolls back its own KV cache."
-    def __init__(self, draft_model, k: int = 5, adaptive: bool = False, max_k: int = 32):
+    def __init__(self, draft_model, k: int = 5, adaptive: bool = False, max_k: int = 32, vocab=None):
         if k < 1: raise ValueError(f"k must be >= 1, got {k}")
         self.model, self.k0, self.adaptive, self.max_k, self._kw = draft_model, k, adaptive, max_k, _cache_kw(draft_model)
+        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (see below)
     def reset(self, target, tokens, sampling, generator=None):
         super().reset(target, tokens, sampling, generator)
         check_same_vocab(target.model, self.model)
         self.cache, self.n, self.k, self.device = DynamicCache(config=self.model.config), 0, self.k0, self.model.device
+        if self.vocab is not None:
+            self._v = self.vocab.to(self.device); self._w = self.model.get_output_embeddings().weight[self._v].detach()
 
 # %% ../nbs/03_draft_model.ipynb #ade119ae
+def _dm_logits(self: DraftModelProposer, x: torch.Tensor) -> torch.Tensor:
+    "The draft's next-token logits after feeding `x`: over the full vocabulary, or over `self.vocab` only."
+    if self.vocab is None: return self.model(x, use_cache=True, logits_to_keep=1, **{self._kw: self.cache}).logits[0, -1]
+    return self.model.base_model(x, use_cache=True, **{self._kw: self.cache}).last_hidden_state[0, -1] @ self._w.T
+DraftModelProposer._logits = _dm_logits
+
 @torch.inference_mode()
 def _dm_propose(self: DraftModelProposer, tokens: list[int], max_tokens: int) -> Draft | None:
     k = min(self.k, max_tokens)
     x, toks, qs = torch.tensor([tokens[self.n:]], device=self.device), [], []
     for _ in range(k):
-        logits = self.model(x, use_cache=True, logits_to_keep=1, **{self._kw: self.cache}).logits[0, -1]
+        logits = self._logits(x)
         if self.sampling.greedy: t = logits.argmax(-1, keepdim=True)
         else:
-            q = process_logits(logits, self.sampling); qs.append(q)
+            q = process_logits(logits, self.sampling); qs.append(q if self.vocab is None else torch.zeros(vocab_size(self.model), device=q.device).index_copy(0, self._v, q))
             t = torch.multinomial(q, 1, generator=self.generator)
-        toks.append(t); x = t[None]
+        toks.append(t if self.vocab is None else self._v[t]); x = toks[-1][None]
     self.n, self._base = len(tokens) + k - 1, len(tokens)   # the last draft token was never fed
     return Draft(torch.cat(toks), q=torch.stack(qs) if qs else None)
 DraftModelProposer.propose = _dm_propose

@@ -47,3 +47,10 @@ def test_generate_streams(tiny_model_dir):
     assert '[draft]' in r.stdout and 'tau' in r.stdout
     r = run('generate', '--model', tiny_model_dir, '--method', 'hf-pld')
     assert r.returncode == 2 and 'specdec: error' in r.stderr
+
+def test_missing_prerequisite(tiny_model_dir, two_prompts):
+    "A method whose trained artifact does not fit the model: one clear line, exit code 2."
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'medusa', '--prompts', two_prompts, '--no-progress')
+    assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa')
+    assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr

@@ -8,12 +8,21 @@ from specdec_nb.bench import PROPOSERS, BenchSetup
 from specdec_nb.models import tiny_llama, tiny_qwen2, tiny_gpt2
 from specdec_nb.engine import generate, exact_two_token_dist, two_token_counts
 from specdec_nb.core import Sampling, verify, chi2_stat, chi2_pvalue, _sample_chain, _sample_tree
+from specdec_nb.medusa import MedusaHeads
 
 ARCHS = {'llama': tiny_llama, 'qwen2': tiny_qwen2, 'gpt2': tiny_gpt2}
 NAMES = sorted(PROPOSERS)
 
+def random_heads(model, n_heads=3, seed=0):
+    "Medusa heads with random (not identity) blocks: a real, if poor, drafter for the tiny models."
+    torch.manual_seed(seed); h = MedusaHeads(model.get_output_embeddings(), n_heads)
+    with torch.no_grad():
+        for b in h.blocks: b.linear.weight.normal_(0, 0.5)
+    h.choices = [[0], [1], [0, 0], [0, 1], [1, 0], [0, 0, 0]]
+    return h
+
 def proposer(name, model, future):
-    setup = BenchSetup(model, k=3, draft_layers=2, max_new_tokens=len(future))
+    setup = BenchSetup(model, k=3, draft_layers=2, max_new_tokens=len(future), medusa_heads=random_heads(model))
     return PROPOSERS[name](setup, future)
 
 @pytest.mark.parametrize('arch', ARCHS)

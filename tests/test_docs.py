@@ -1,0 +1,100 @@
+"The docs site: the conversion of nbdev's processed notebooks, then `make docs` (warnings as errors) checked in headless Chromium."
+import json, re, shutil, subprocess, sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit, unquote
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+import docs
+
+URL = 'https://specdec-nb.github.io/specdec_nb/'
+
+# --- the conversion, on hand-made cells --------------------------------------------------------------------------
+
+def test_cell_options_and_tags():
+    opts, code = docs.cell_options('#| echo: false\n#| output: asis\n#| slow\nshow_doc(f)\n#| not a directive here')
+    assert opts == {'echo': 'false', 'output': 'asis', 'slow': ''} and code == 'show_doc(f)\n#| not a directive here'
+    assert docs.cell_tags({'echo': 'false', 'output': 'False', 'include': 'true'}) == ['remove-input', 'remove-output']
+    assert docs.cell_tags({'include': 'false'}) == ['remove-cell']
+
+def test_fix_markdown():
+    md = ('[`Stats.plot_acceptance`](https://specdec-nb.github.io/specdec_nb/engine.html#stats.plot_acceptance) '
+          '[source](https://github.com/x/y.py#L3){target="_blank" style="float:right"} ![f](../bench_results/a.png)\n'
+          '::: {.callout-warning collapse="true"}\nmind this\n:::\n::: {.callout-odd}\nx\n:::')
+    out = docs.fix_markdown(md, URL)
+    assert '(engine.html#stats-plot-acceptance)' in out and '(https://github.com/x/y.py#L3) ' in out and '{target' not in out
+    assert ':::{warning}\nmind this\n:::' in out and ':::{note}\nx\n:::' in out and '(bench_results/a.png)' in out
+
+def test_convert_nb():
+    nb = {'metadata': {'widgets': {}, 'kernelspec': {'name': 'python3'}}, 'nbformat': 4, 'nbformat_minor': 4, 'cells': [
+        {'cell_type': 'raw', 'metadata': {}, 'source': "---\ntitle: 'Engine: the loop'\ndescription: One loop.\noutput-file: engine.html\n---\n"},
+        {'cell_type': 'code', 'metadata': {}, 'outputs': [], 'execution_count': None},          # an export cell nbdev emptied
+        {'cell_type': 'code', 'metadata': {}, 'has_sd': True, 'execution_count': 1, 'source': '#| echo: false\n#| output: asis\nshow_doc(g)',
+         'outputs': [{'output_type': 'display_data', 'metadata': {}, 'data': {'text/markdown': '---\n\n### g\n\nsee [h](https://specdec-nb.github.io/specdec_nb/core.html#h)',
+                                                          'application/vnd.jupyter.widget-view+json': {}}}]},
+        {'cell_type': 'markdown', 'metadata': {}, 'source': '$\\tau$ per [`f`](https://specdec-nb.github.io/specdec_nb/core.html#f)'}]}
+    page, out = docs.convert_nb(nb, URL)
+    assert page == 'engine' and out['metadata'] == {'kernelspec': {'name': 'python3'}} and out['nbformat_minor'] == 5
+    c = out['cells']
+    assert len(c) == 3 and c[0]['source'] == '# Engine: the loop\n\n> One loop.'
+    assert c[1]['metadata'] == {'tags': ['remove-input']} and c[1]['source'] == 'show_doc(g)' and 'has_sd' not in c[1]
+    assert c[1]['outputs'][0]['data'] == {'text/markdown': '<hr>\n\n### g\n\nsee [h](core.html#h)'}
+    assert c[2]['source'] == '$\\tau$ per [`f`](core.html#f)' and [x['id'] for x in c] == ['c0', 'c1', 'c2']
+
+# --- the built site ------------------------------------------------------------------------------------------------
+
+class _Refs(HTMLParser):
+    def __init__(self): super().__init__(); self.refs = []
+    def handle_starttag(self, tag, attrs):
+        self.refs += [(tag, k, v) for k, v in attrs if k in ('href', 'src') and v]
+
+def _refs(f: Path): p = _Refs(); p.feed(f.read_text(encoding='utf-8')); return p.refs
+
+def _chromium(*args, timeout=60):
+    exe = shutil.which('chromium') or shutil.which('chromium-browser')
+    assert exe, 'headless Chromium is missing: `make chromium` (apt-get install -y chromium)'
+    return subprocess.run([exe, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', *args],
+                          capture_output=True, text=True, timeout=timeout, check=True)
+
+@pytest.fixture(scope='module')
+def site():
+    "`make docs`: must succeed with Sphinx's warnings as errors (docs/conf.py runs sphinx -W)."
+    r = subprocess.run(['make', 'docs'], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return docs.OUT
+
+def test_pages(site):
+    pages = {p.stem for p in site.glob('*.html')}
+    assert {'index', 'core', 'engine', 'widgets', 'bench', 'cli', 'api', 'results'} <= pages
+    assert 'show_doc' not in (site / 'engine.html').read_text() and 'id="generate"' in (site / 'engine.html').read_text()
+    assert 'sd-tok' in (site / 'widgets.html').read_text()                        # the stored static rendering of a run
+
+def test_no_broken_internal_links_and_nothing_remote(site):
+    bad, remote = [], []
+    for f in site.rglob('*.html'):
+        if '_static' in f.parts: continue
+        for tag, k, v in _refs(f):
+            u = urlsplit(v)
+            if u.scheme in ('http', 'https'):
+                if tag in ('script', 'link', 'img'): remote.append((f.name, v))
+                continue
+            if u.scheme in ('data', 'mailto', 'javascript') or not u.path: continue
+            if not (f.parent / unquote(u.path)).exists(): bad.append((f.name, v))
+    assert not bad, bad[:20]
+    assert not remote, remote[:20]                                             # no CDN: MathJax and all assets are local
+
+def test_benchmark_figure(site):
+    imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('standard_n8.png')]
+    assert imgs and (site / imgs[0]).read_bytes()[:4] == b'\x89PNG'
+
+def test_renders_in_chromium(site, tmp_path):
+    from PIL import Image, ImageStat
+    shot = tmp_path / 'home.png'
+    _chromium('--window-size=1200,900', '--virtual-time-budget=5000', f'--screenshot={shot}', (site / 'index.html').as_uri())
+    im = Image.open(shot).convert('L')
+    assert im.size == (1200, 900) and ImageStat.Stat(im).stddev[0] > 10, 'blank screenshot'
+    dom = _chromium('--virtual-time-budget=10000', '--dump-dom', (site / 'core.html').as_uri()).stdout
+    assert dom.count('<mjx-container') >= 5, 'MathJax did not render the math'
+    assert '<mjx-merror' not in dom                                            # no TeX errors
