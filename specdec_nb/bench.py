@@ -15,13 +15,13 @@ from .tree import TreeDraftProposer
 from .lookahead import LookaheadProposer
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
-from .training import fingerprint, load_draft, smollm2_draft_path
+from .training import load_draft, smollm2_draft_path
 from .medusa import MedusaProposer, load_medusa, smollm2_medusa_path, typical, medusa_choices
 
 # %% auto #0
 __all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize',
-           'forward_time', 'BenchError', 'check_methods', 'run_bench', 'add_oracle_ceiling', 'format_table',
-           'plot_result']
+           'forward_time', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'add_oracle_ceiling',
+           'format_table', 'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 METHODS: dict = {}     # name -> run(setup, ids, future)
@@ -58,8 +58,10 @@ class BenchSetup:
     def draft(self):
         "The draft model: given, else the shipped distilled draft when it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."
         if self.draft_model is None:
-            shipped = self.params.get('draft') != 'truncated' and smollm2_draft_path().exists() and _shipped_for(smollm2_draft_path()) == fingerprint(self.model)
-            self.draft_model = load_draft(self.model, smollm2_draft_path()) if shipped else truncated_model(self.model, self.draft_layers)
+            try:
+                if self.params.get('draft') == 'truncated': raise FileNotFoundError
+                self.draft_model = load_draft(self.model, smollm2_draft_path())   # checks that the shipped draft fits this target
+            except (FileNotFoundError, ValueError): self.draft_model = truncated_model(self.model, self.draft_layers)
         return self.draft_model
     @property
     def medusa(self):
@@ -72,10 +74,6 @@ class BenchSetup:
     def do_sample(self): return self.temperature > 0
 
 # %% ../nbs/10_bench.ipynb #5b028145
-def _shipped_for(path) -> str | None:
-    from safetensors import safe_open
-    with safe_open(str(path), 'pt') as f: return (f.metadata() or {}).get('target')
-
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
@@ -182,6 +180,12 @@ def forward_time(model, context: int, n: int, reps: int = 7) -> float:
 # %% ../nbs/10_bench.ipynb #97c3d088
 class BenchError(ValueError): "A benchmark request that cannot run (the CLI turns it into exit code 2)."
 
+def check_needs(setup, name: str):
+    "Raise a `BenchError` saying why when method `name`'s prerequisite (a draft model, Medusa heads) is not available for `setup`."
+    need = METHODS[name].needs
+    if need and getattr(setup, need, None) is None:
+        raise BenchError(f"method {name} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
+
 def check_methods(methods: list[str]):
     bad = [m for m in methods if m not in METHODS]
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
@@ -197,9 +201,7 @@ def _run_one(setup, f, ids, future) -> dict:
 def _prepare(setup, methods, prompts, limit):
     check_methods(methods)
     if limit is not None and limit <= 0: raise BenchError(f"--limit must be positive, got {limit}")
-    for m in methods:
-        need = METHODS[m].needs
-        if need and getattr(setup, need, None) is None: raise BenchError(f"method {m} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
+    for m in methods: check_needs(setup, m)
     rows = load_prompts(prompts, n_per_group=limit)
     if not rows: raise BenchError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows]

@@ -89,9 +89,8 @@ def make_proposer(name: str, setup, future=None):
     check_methods([name])
     if name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {', '.join(sorted(PROPOSERS))}")
     if name == 'oracle' and future is None: raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
-    from specdec_nb.bench import METHODS
-    need = METHODS[name].needs
-    if need and getattr(setup, need, None) is None: raise ValueError(f"method {name} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
+    from specdec_nb.bench import check_needs
+    check_needs(setup, name)
     return PROPOSERS[name](setup, future)
 
 # %% ../nbs/12_cli.ipynb #7014960f
