@@ -17,10 +17,11 @@ from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
 from .training import load_draft, smollm2_draft_path
 from .medusa import MedusaProposer, load_medusa, smollm2_medusa_path, typical, medusa_choices
+from .selfspec import early_exit, layer_skip, load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
-__all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize',
-           'forward_time', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'add_oracle_ceiling',
+__all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'run_ours', 'run_hf', 'exit_layer', 'schedule',
+           'summarize', 'forward_time', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'add_oracle_ceiling',
            'format_table', 'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
@@ -53,6 +54,8 @@ class BenchSetup:
     draft_model: object = None
     params: dict = field(default_factory=dict)   # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
     medusa_heads: object = None
+    adapter: object = None                       # an early-exit adapter (`05_self_spec`)
+    skip: list | None = None                     # the layers `layer-skip` leaves out
     why_missing: str = ''
     @property
     def draft(self):
@@ -70,6 +73,21 @@ class BenchSetup:
             try: self.medusa_heads = load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path())
             except (FileNotFoundError, ValueError) as e: self.why_missing = f"{e} (train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE)"
         return self.medusa_heads
+    @property
+    def exit_adapter(self):
+        "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
+        if self.adapter is None:
+            try: self.adapter = load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path())
+            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} (train one with specdec_nb.selfspec.train_adapter and pass --param adapter_path=FILE)"
+        return self.adapter
+    @property
+    def skip_set(self):
+        "Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated config (`params['skip_config']`, else the shipped one when it fits)."
+        if self.skip is None and self.params.get('skip') is not None: self.skip = [int(x) for x in str(self.params['skip']).split(',') if x.strip()]
+        if self.skip is None:
+            try: self.skip = load_skip_config(self.model, self.params.get('skip_config') or smollm2_skip_path())['skip']
+            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} (calibrate one with specdec_nb.selfspec.calibrate_skip and pass --param skip_config=FILE, or --param skip=3,7)"
+        return self.skip
     @property
     def do_sample(self): return self.temperature > 0
 
@@ -101,7 +119,7 @@ def _hf_assisted(setup, ids, future):
 
 @bench_method('hf-early-exit')
 def _hf_early_exit(setup, ids, future):
-    return run_hf(setup, ids, assistant_early_exit=setup.params.get('exit_layer', setup.draft_layers),
+    return run_hf(setup, ids, assistant_early_exit=exit_layer(setup),
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
 # %% ../nbs/10_bench.ipynb #897dfa6c
@@ -122,6 +140,18 @@ def _medusa(setup):
     n, h = setup.params.get('medusa_nodes'), setup.medusa
     return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None)
 our_method('medusa', needs='medusa')(lambda setup, future: _medusa(setup))
+def exit_layer(setup):
+    "The exit layer of `early-exit-plain` and `hf-early-exit`: `params['exit_layer']`, else the shipped adapter's when it fits, else `draft_layers`."
+    if 'exit_layer' in setup.params: return int(setup.params['exit_layer'])
+    return setup.exit_adapter.exit_layer if setup.exit_adapter is not None else max(1, min(setup.draft_layers, setup.model.config.num_hidden_layers - 1))
+def _ss(setup, **kw):
+    "Self-speculation's settings: `ee_k` draft tokens, the confidence stop `ee_stop` (0: none), the adapter's reduced vocabulary unless `ee_vocab=full`, `ee_reuse=false` to recompute the shared layers."
+    P, a = setup.params, setup.exit_adapter
+    vocab = None if P.get('ee_vocab') == 'full' or a is None else a.vocab
+    return dict(k=int(P.get('ee_k', 6)), stop=float(P.get('ee_stop', 0.5)) or None, vocab=vocab, reuse=bool(P.get('ee_reuse', True)), **kw)
+our_method('early-exit', needs='exit_adapter')(lambda setup, future: early_exit(setup.model, setup.exit_adapter.exit_layer, **_ss(setup, adapter=setup.exit_adapter)))
+our_method('early-exit-plain')(lambda setup, future: early_exit(setup.model, exit_layer(setup), **_ss(setup)))
+our_method('layer-skip', needs='skip_set')(lambda setup, future: layer_skip(setup.model, setup.skip_set, **_ss(setup)))
 
 @bench_method('medusa-typical-lossy', needs='medusa')
 def _medusa_typical(setup, ids, future):
@@ -184,7 +214,8 @@ def check_needs(setup, name: str):
     "Raise a `BenchError` saying why when method `name`'s prerequisite (a draft model, Medusa heads) is not available for `setup`."
     need = METHODS[name].needs
     if need and getattr(setup, need, None) is None:
-        raise BenchError(f"method {name} needs a {need} model, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
+        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set'}.get(need, f'a {need} model')
+        raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):
     bad = [m for m in methods if m not in METHODS]

@@ -136,6 +136,7 @@ class Proposer:
         self.target, self.sampling, self.generator = target, sampling, generator
     def propose(self, tokens: list[int], max_tokens: int) -> Draft | None: raise NotImplementedError
     def update(self, tokens: list[int], verdict: Verdict, draft: Draft | None): pass
+    def make_target(self, model, hidden: bool = False) -> Target: return Target(model, hidden)
 
 # %% ../nbs/02_engine.ipynb #7151bab6
 class OracleProposer(Proposer):
@@ -198,7 +199,7 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
-        target = Target(model, hidden=bool(proposer and proposer.needs_hidden))
+        target = proposer.make_target(model, proposer.needs_hidden) if proposer is not None else Target(model)
         target.prefill(ids[:, :-1])
         tokens = ids[0].tolist()
         if proposer is not None: proposer.reset(target, tokens, s, generator)

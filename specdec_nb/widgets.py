@@ -73,6 +73,7 @@ class Tap(Proposer):
         super().reset(target, tokens, sampling, generator)
         if self.inner is not None: self.inner.reset(target, tokens, sampling, generator)
     def propose(self, tokens, max_tokens): return None if self.inner is None else self.inner.propose(tokens, max_tokens)
+    def make_target(self, model, hidden=False): return super().make_target(model, hidden) if self.inner is None else self.inner.make_target(model, hidden)
     def update(self, tokens, verdict, draft):
         self.last = (draft, verdict)
         if self.inner is not None: self.inner.update(tokens, verdict, draft)
@@ -111,8 +112,10 @@ def playground_methods() -> list[str]:
     return sorted(n for n in PROPOSERS if n != 'oracle')
 
 def _parse_params(text: str) -> dict:
+    "`KEY=VALUE` pairs split by spaces or commas; a bare number after a comma continues a list value (`skip=3,7`)."
+    import re
     from specdec_nb.cli import _params
-    return _params([kv.strip() for kv in text.replace(',', ' ').split()])
+    return _params(re.findall(r'[^\s,=]+=[^\s,]*(?:,-?\d+(?=[\s,]|$))*|[^\s,]+', text))
 
 # %% ../nbs/11_widgets.ipynb #db03b47e
 class Playground:

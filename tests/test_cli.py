@@ -54,3 +54,18 @@ def test_missing_prerequisite(tiny_model_dir, two_prompts):
     assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr
     r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa')
     assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr
+
+def test_self_speculation(tiny_model_dir, two_prompts, tmp_path):
+    "Self-speculative methods from the command line: a skip set given as a parameter runs exact; no adapter or skip set: exit code 2."
+    out = tmp_path / 's.json'
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip,early-exit-plain', '--prompts', two_prompts, '--limit', 1,
+            '--max-new-tokens', 12, '--param', 'skip=1,2', '--param', 'exit_layer=2', '--json', out, '--no-progress')
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())['methods']
+    assert res['layer-skip']['exact'] == 1.0 and res['early-exit-plain']['exact'] == 1.0
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'layer-skip', '--prompts', two_prompts, '--no-progress')
+    assert r.returncode == 2 and 'needs a skip set' in r.stderr and 'calibrate_skip' in r.stderr and 'Traceback' not in r.stderr
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit')
+    assert r.returncode == 2 and 'needs an early-exit adapter' in r.stderr and 'Traceback' not in r.stderr
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit-plain', '--param', 'exit_layer=9')
+    assert r.returncode == 2 and 'exit layer must be' in r.stderr and 'Traceback' not in r.stderr

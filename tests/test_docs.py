@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 import docs
 
+pytestmark = pytest.mark.xdist_group('docs')   # one worker builds and checks the site
 URL = 'https://specdec-nb.github.io/specdec_nb/'
 
 # --- the conversion, on hand-made cells --------------------------------------------------------------------------

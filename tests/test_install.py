@@ -26,6 +26,8 @@ def test_wheel_installs_and_runs(tmp_path):
         o = generate(m, ids, DraftModelProposer(m, k=3), max_new_tokens=20)
         assert torch.equal(o.sequences, ref) and o.stats.tau == 4.0
         assert len(load_prompts()) == 240
+        from specdec_nb.selfspec import smollm2_adapter_path, smollm2_skip_path
+        assert smollm2_adapter_path().stat().st_size > 1e6 and smollm2_skip_path().exists()   # the trained artifacts ship in the wheel
         print("ok", specdec_nb.__version__)
     ''')
     r = subprocess.run([py, '-c', script], capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ, ENV_DIR=str(env_dir)))
