@@ -29,7 +29,9 @@ def decoder(model):
         raise TypeError(f"self-speculation here runs full causal attention; this model has {sorted(set(model.config.layer_types))} layers (sliding windows are not supported)")
     return base
 
-def n_layers(model) -> int: return len(decoder(model).layers)
+def n_layers(model) -> int:
+    "The number of decoder layers of `model`."
+    return len(decoder(model).layers)
 
 # %% ../nbs/05_self_spec.ipynb #3d3dddcc
 def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
@@ -219,6 +221,7 @@ def calibrate_skip(model, prompts: list, sizes=(2, 4, 6), trials: int = 9, k: in
 
 # %% ../nbs/05_self_spec.ipynb #504c5992
 def save_skip_config(cfg: dict, path):
+    "Write a `calibrate_skip` result to `path` as JSON."
     Path(path).parent.mkdir(parents=True, exist_ok=True); Path(path).write_text(json.dumps(cfg, indent=1))
 
 def load_skip_config(model, path) -> dict:
@@ -230,6 +233,7 @@ def load_skip_config(model, path) -> dict:
     return cfg
 
 def smollm2_skip_path() -> Path:
+    "Where the skip set calibrated for the embedded SmolLM2 lies (inside the package)."
     import importlib.resources
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_layer_skip.json'))
 
@@ -259,6 +263,7 @@ def exit_batches(feats: dict, exit_layer: int, batch_size: int = 8, max_len: int
     return batches
 
 def adapter_loss(ad: ExitAdapter, batch, W: torch.Tensor) -> torch.Tensor:
+    "KL(p || q) over the rows `W` of the LM head, p from the target's final states, q from the adapter on the layer-L states."
     hx, hy, mask = (b.to(W.device) for b in batch)
     return kl_to_target(ad(hx) @ W.T, hy, lambda h: h @ W.T, mask)
 
@@ -275,6 +280,7 @@ def train_adapter(target, feats: dict, exit_layer: int, steps: int = 400, batch_
     return ad.eval(), losses
 
 def save_adapter(ad: ExitAdapter, target, path, dtype=torch.float16):
+    "Save the adapter's tensors (in `dtype`), its exit layer, its vocabulary and the target's fingerprint to safetensors."
     v = getattr(ad, 'vocab', None)
     save_weights(ad, path, meta=dict(target=fingerprint(target), exit_layer=ad.exit_layer), dtype=dtype, extra=None if v is None else {'vocab': v.long().cpu()})
 
@@ -291,6 +297,7 @@ def load_adapter(target, path) -> ExitAdapter:
     return ad.eval()
 
 def smollm2_adapter_path() -> Path:
+    "Where the adapter shipped for the embedded SmolLM2 lies (inside the package)."
     import importlib.resources
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_exit_adapter.safetensors'))
 
