@@ -66,28 +66,28 @@ class BenchSetup:
                 self.draft_model = load_draft(self.model, smollm2_draft_path())   # checks that the shipped draft fits this target
             except (FileNotFoundError, ValueError): self.draft_model = truncated_model(self.model, self.draft_layers)
         return self.draft_model
+    def _artifact(self, attr: str, load, hint: str):
+        "`self.<attr>`: given, else `load()`; when that fails, None and the reason (with `hint`) in `why_missing`."
+        if getattr(self, attr) is None:
+            try: setattr(self, attr, load())
+            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} ({hint})"
+        return getattr(self, attr)
     @property
     def medusa(self):
         "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
-        if self.medusa_heads is None:
-            try: self.medusa_heads = load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path())
-            except (FileNotFoundError, ValueError) as e: self.why_missing = f"{e} (train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE)"
-        return self.medusa_heads
+        return self._artifact('medusa_heads', lambda: load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path()),
+                              'train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE')
     @property
     def exit_adapter(self):
         "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
-        if self.adapter is None:
-            try: self.adapter = load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path())
-            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} (train one with specdec_nb.selfspec.train_adapter and pass --param adapter_path=FILE)"
-        return self.adapter
+        return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path()),
+                              'train one with specdec_nb.selfspec.train_adapter and pass --param adapter_path=FILE')
     @property
     def skip_set(self):
         "Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated config (`params['skip_config']`, else the shipped one when it fits)."
         if self.skip is None and self.params.get('skip') is not None: self.skip = [int(x) for x in str(self.params['skip']).split(',') if x.strip()]
-        if self.skip is None:
-            try: self.skip = load_skip_config(self.model, self.params.get('skip_config') or smollm2_skip_path())['skip']
-            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} (calibrate one with specdec_nb.selfspec.calibrate_skip and pass --param skip_config=FILE, or --param skip=3,7)"
-        return self.skip
+        return self._artifact('skip', lambda: load_skip_config(self.model, self.params.get('skip_config') or smollm2_skip_path())['skip'],
+                              'calibrate one with specdec_nb.selfspec.calibrate_skip and pass --param skip_config=FILE, or --param skip=3,7')
     @property
     def do_sample(self): return self.temperature > 0
 

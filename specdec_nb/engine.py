@@ -11,8 +11,8 @@ from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 
 # %% auto #0
-__all__ = ['Target', 'tree_mask', 'Stats', 'plot_acceptance', 'Proposer', 'OracleProposer', 'fit_draft', 'GenerateOutput',
-           'generate', 'exact_two_token_dist', 'two_token_counts']
+__all__ = ['Target', 'additive_mask', 'tree_mask', 'Stats', 'plot_acceptance', 'Proposer', 'OracleProposer', 'fit_draft',
+           'GenerateOutput', 'generate', 'exact_two_token_dist', 'two_token_counts']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -41,6 +41,10 @@ class Target:
         if ids.shape[1]: self._run(ids.to(self.device), logits_to_keep=1); self.n += ids.shape[1]
 
 # %% ../nbs/02_engine.ipynb #75d6ce89
+def additive_mask(allowed: torch.Tensor, dtype=torch.float32, device='cpu') -> torch.Tensor:
+    "Boolean `(q, k)` 'may attend' -> additive 4-D mask `(1, 1, q, k)` (0 where allowed, the dtype's minimum elsewhere)."
+    return torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)[None, None].to(device)
+
 def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
     "Additive 4-D mask `(1, 1, 1+n, prefix+1+n)`: each node sees the prefix, the root and its ancestors."
     n = len(d)
@@ -48,8 +52,7 @@ def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch
     allowed[:, prefix + 1:] = False
     allowed[1:, prefix + 1:] = ancestor_mask(d)
     allowed[0, prefix + 1:] = False
-    m = torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
-    return m[None, None].to(device)
+    return additive_mask(allowed, dtype, device)
 
 @torch.inference_mode()
 def _target_forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:

@@ -12,7 +12,7 @@ from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
 from .engine import Proposer
 from .tree import static_tree
-from .training import train, kl_to_target, fingerprint, save_weights, load_weights
+from .training import train, kl_to_target, fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['ResBlock', 'MedusaHeads', 'medusa_batches', 'medusa_loss', 'train_medusa', 'save_medusa', 'load_medusa',
@@ -82,11 +82,8 @@ def save_medusa(heads: MedusaHeads, target, path, choices=None, acc=None, dtype=
 
 def load_medusa(target, path) -> MedusaHeads:
     "Medusa heads saved by `save_medusa`, on `target`'s LM head."
-    from safetensors import safe_open
-    if not Path(path).exists(): raise FileNotFoundError(f"no Medusa checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f:
-        meta, vocab, acc = f.metadata() or {}, *(f.get_tensor(k) if k in f.keys() else None for k in ('vocab', 'acc'))
-    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} holds heads for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
+    meta, t = read_checkpoint(target, path, 'Medusa', 'holds heads', ('vocab', 'acc'))
+    vocab, acc = t['vocab'], t['acc']
     heads = MedusaHeads(target.get_output_embeddings(), int(meta['n_heads']))
     load_weights(heads, path, expect=dict(target=fingerprint(target)))
     if vocab is not None: heads.restrict(vocab)
@@ -165,9 +162,7 @@ def typical(eps: float = 0.09, alpha: float = 0.3):
     return partial(typical_verify, eps=eps, alpha=alpha)
 
 # %% ../nbs/09_medusa.ipynb #8f7f8f5c
-def smollm2_medusa_path() -> Path:
-    import importlib.resources
-    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_medusa.safetensors'))
+def smollm2_medusa_path() -> Path: return asset_path('smollm2_medusa.safetensors')
 
 def load_smollm2_medusa(target=None) -> MedusaHeads:
     "The shipped Medusa heads of the embedded SmolLM2 (loads the target too if not given)."

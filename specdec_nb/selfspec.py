@@ -10,8 +10,8 @@ import torch
 from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits
-from .engine import Proposer, Target, generate
-from .training import fingerprint, save_weights, load_weights, seq_batches, kl_to_target, train
+from .engine import Proposer, Target, generate, additive_mask
+from .training import fingerprint, save_weights, load_weights, seq_batches, kl_to_target, train, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
@@ -36,8 +36,7 @@ def n_layers(model) -> int:
 # %% ../nbs/05_self_spec.ipynb #3d3dddcc
 def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
     "Additive mask `(1, 1, q, past+q)`: new token i sees the `past` cached tokens and new tokens 0..i."
-    ok = torch.ones(q, past + q, dtype=torch.bool, device=device).tril(past)
-    return torch.zeros(ok.shape, dtype=dtype, device=device).masked_fill(~ok, torch.finfo(dtype).min)[None, None]
+    return additive_mask(torch.ones(q, past + q, dtype=torch.bool, device=device).tril(past), dtype, device)
 
 @functools.cache
 def _layer_kw(cls) -> str: return 'cache' if 'cache' in inspect.signature(cls.forward).parameters else 'past_key_values'
@@ -148,7 +147,7 @@ def _ss_reset(self: SelfSpecProposer, target, tokens, sampling, generator=None):
     self._w = W if self._v is None else W[self._v]
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
-    self._acache, self._m = DynamicCache(), 0   # the adapter's cache and how many positions it holds
+    self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]   # the adapter's cache, how many positions it holds; the full vocabulary size
 SelfSpecProposer.reset = _ss_reset
 
 def _ss_adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
@@ -174,7 +173,7 @@ def _ss_propose(self: SelfSpecProposer, tokens: list[int], max_tokens: int) -> D
         if self.stop is not None and q.max() < self.stop: break
         j = logits.argmax() if self.sampling.greedy else torch.multinomial(q, 1, generator=self.generator)[0]
         x = int(j if self._v is None else self._v[j]); toks.append(x)
-        if not self.sampling.greedy: qs.append(q if self._v is None else torch.zeros(self.model.get_output_embeddings().weight.shape[0], device=q.device, dtype=q.dtype).index_copy(0, self._v, q))
+        if not self.sampling.greedy: qs.append(q if self._v is None else torch.zeros(self._V, device=q.device, dtype=q.dtype).index_copy(0, self._v, q))
     t.pre = torch.cat(pre, 1)[0] if pre else None
     return Draft(torch.tensor(toks, device=t.device), q=torch.stack(qs) if qs else None) if toks else None
 SelfSpecProposer.propose = _ss_propose
@@ -234,8 +233,7 @@ def load_skip_config(model, path) -> dict:
 
 def smollm2_skip_path() -> Path:
     "Where the skip set calibrated for the embedded SmolLM2 lies (inside the package)."
-    import importlib.resources
-    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_layer_skip.json'))
+    return asset_path('smollm2_layer_skip.json')
 
 # %% ../nbs/05_self_spec.ipynb #93ff8852
 class ExitAdapter(nn.Module):
@@ -258,9 +256,8 @@ class ExitAdapter(nn.Module):
 # %% ../nbs/05_self_spec.ipynb #ccd779d4
 def exit_batches(feats: dict, exit_layer: int, batch_size: int = 8, max_len: int = 256, seed: int = 0):
     "`batches(step)` -> `(h_L (B,T,D), h_N (B,T,D), mask (B,T))` from features stored with layers `(exit_layer, -1)`."
-    x, y = (seq_batches(feats, batch_size, max_len, seed, key=k) for k in (f'h{exit_layer}', 'h-1'))
-    def batches(step): _, hx, _ = x(step); _, hy, mask = y(step); return hx, hy, mask
-    return batches
+    windows = seq_batches(feats, batch_size, max_len, seed, key=(f'h{exit_layer}', 'h-1'))
+    return lambda step: windows(step)[1:]
 
 def adapter_loss(ad: ExitAdapter, batch, W: torch.Tensor) -> torch.Tensor:
     "KL(p || q) over the rows `W` of the LM head, p from the target's final states, q from the adapter on the layer-L states."
@@ -287,19 +284,15 @@ def save_adapter(ad: ExitAdapter, target, path, dtype=torch.float16):
 # %% ../nbs/05_self_spec.ipynb #cba3459e
 def load_adapter(target, path) -> ExitAdapter:
     "The adapter saved at `path`, for `target` (its fingerprint, names, shapes and dtypes are checked); `.vocab`: its vocabulary or None."
-    from safetensors import safe_open
-    if not Path(path).exists(): raise FileNotFoundError(f"no adapter checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, vocab = f.metadata() or {}, (f.get_tensor('vocab') if 'vocab' in f.keys() else None)
-    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} is an adapter for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
+    meta, t = read_checkpoint(target, path, 'adapter', 'is an adapter')
     if 'exit_layer' not in meta: raise ValueError(f"{path} has no exit_layer: not an early-exit adapter checkpoint")
     ad = ExitAdapter(target, int(meta['exit_layer'])).to(target.device, target.dtype)
-    load_weights(ad, path, expect=dict(target=fingerprint(target))); ad.vocab = vocab
+    load_weights(ad, path, expect=dict(target=fingerprint(target))); ad.vocab = t['vocab']
     return ad.eval()
 
 def smollm2_adapter_path() -> Path:
     "Where the adapter shipped for the embedded SmolLM2 lies (inside the package)."
-    import importlib.resources
-    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_exit_adapter.safetensors'))
+    return asset_path('smollm2_exit_adapter.safetensors')
 
 def load_smollm2_adapter(target=None) -> ExitAdapter:
     "The trained early-exit adapter shipped for the embedded SmolLM2 (loads the target too if not given)."

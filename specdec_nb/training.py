@@ -14,8 +14,8 @@ from safetensors.torch import save_file, load_file
 # %% auto #0
 __all__ = ['TOPICS', 'LANGS', 'TASKS', 'TEMPLATES', 'stdlib_passages', 'distill_prompts', 'self_distill', 'target_features',
            'lr_at', 'trainable_state', 'save_weights', 'load_weights', 'train', 'fingerprint', 'make_draft',
-           'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft', 'load_draft',
-           'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
+           'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft', 'read_checkpoint', 'load_draft',
+           'asset_path', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
 
 # %% ../nbs/08_training.ipynb #c088dc1e
 from functools import lru_cache
@@ -218,8 +218,9 @@ def make_draft(target, n_layers: int = 2, init_layers: list[int] | None = None):
     return draft.eval()
 
 # %% ../nbs/08_training.ipynb #a8ac4d39
-def seq_batches(feats: dict, batch_size: int = 8, max_len: int = 256, seed: int = 0, key: str = 'h-1'):
-    "`batches(step)` -> `(ids (B,T), teacher hidden (B,T,D), mask (B,T))`: random windows of the cached sequences."
+def seq_batches(feats: dict, batch_size: int = 8, max_len: int = 256, seed: int = 0, key: str | tuple = 'h-1'):
+    "`batches(step)` -> `(ids (B,T), teacher hidden (B,T,D), mask (B,T))`: random windows of the cached sequences (one hidden tensor per `key` when a tuple)."
+    keys = (key,) if isinstance(key, str) else tuple(key)
     off = feats['offsets'].tolist(); n = len(off) - 1
     def batches(step):
         g = torch.Generator().manual_seed(seed * 1_000_003 + step)
@@ -230,9 +231,11 @@ def seq_batches(feats: dict, batch_size: int = 8, max_len: int = 256, seed: int 
             s = a + int(torch.randint(max(1, b - a - max_len + 1), (1,), generator=g)); spans.append((s, min(b, s + max_len)))
         T = max(b - a for a, b in spans)
         ids = torch.zeros(batch_size, T, dtype=torch.long); mask = torch.zeros(batch_size, T, dtype=torch.bool)
-        h = torch.zeros(batch_size, T, feats[key].shape[1])
-        for r, (a, b) in enumerate(spans): ids[r, :b - a], h[r, :b - a], mask[r, :b - a] = feats['ids'][a:b], feats[key][a:b].float(), True
-        return ids, h, mask
+        hs = [torch.zeros(batch_size, T, feats[k].shape[1]) for k in keys]
+        for r, (a, b) in enumerate(spans):
+            ids[r, :b - a], mask[r, :b - a] = feats['ids'][a:b], True
+            for h, k in zip(hs, keys): h[r, :b - a] = feats[k][a:b].float()
+        return ids, *hs, mask
     return batches
 
 # %% ../nbs/08_training.ipynb #db03c479
@@ -261,20 +264,28 @@ def save_draft(draft, target, path, dtype=torch.float16, vocab: torch.Tensor | N
     save_weights(draft, path, meta=dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers), dtype=dtype,
                  extra=None if vocab is None else {'vocab': vocab.long().cpu()})
 
+def read_checkpoint(target, path, what: str, holds: str, tensors=('vocab',)) -> tuple[dict, dict]:
+    "Metadata and the optional `tensors` (None when absent) of the trained artifact at `path`, after checking it exists and was made for `target`."
+    from safetensors import safe_open
+    if not Path(path).exists(): raise FileNotFoundError(f"no {what} checkpoint at {path}")
+    with safe_open(str(path), 'pt') as f: meta, t = f.metadata() or {}, {k: f.get_tensor(k) if k in f.keys() else None for k in tensors}
+    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} {holds} for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
+    return meta, t
+
 def load_draft(target, path):
     "The draft saved at `path`, rebuilt around `target`'s shared embeddings and LM head (`.frequent_vocab`: its saved vocabulary or None)."
-    from safetensors import safe_open
-    if not Path(path).exists(): raise FileNotFoundError(f"no draft checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, vocab = f.metadata() or {}, (f.get_tensor('vocab') if 'vocab' in f.keys() else None)
-    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} is a draft for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
+    meta, t = read_checkpoint(target, path, 'draft', 'is a draft')
     draft = make_draft(target, int(meta['n_layers'])); load_weights(draft, path, expect=dict(target=fingerprint(target)))
-    draft.frequent_vocab = vocab
+    draft.frequent_vocab = t['vocab']
     return draft
 
 # %% ../nbs/08_training.ipynb #ec3fcd92
-def smollm2_draft_path() -> Path:
+def asset_path(name: str) -> Path:
+    "A file shipped inside the package (`specdec_nb/assets/`): the trained artifacts of the embedded SmolLM2."
     import importlib.resources
-    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'smollm2_draft.safetensors'))
+    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / name))
+
+def smollm2_draft_path() -> Path: return asset_path('smollm2_draft.safetensors')
 
 def load_smollm2_draft(target=None):
     "The distilled 2-layer draft for the embedded SmolLM2 (loads the target too if not given)."
