@@ -20,9 +20,10 @@ from .medusa import MedusaProposer, load_medusa, smollm2_medusa_path, typical, m
 from .selfspec import early_exit, layer_skip, load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
-__all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'run_ours', 'run_hf', 'exit_layer', 'schedule',
-           'summarize', 'forward_time', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'add_oracle_ceiling',
-           'format_table', 'plot_result']
+__all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
+           'variant', 'run_ours', 'run_hf', 'exit_layer', 'schedule', 'summarize', 'forward_times', 'prefill_time',
+           'prompt_timing', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'oracle_ceiling', 'format_table',
+           'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 METHODS: dict = {}     # name -> run(setup, ids, future)
@@ -92,6 +93,39 @@ class BenchSetup:
     def do_sample(self): return self.temperature > 0
 
 # %% ../nbs/10_bench.ipynb #5b028145
+def parse_params(kvs) -> dict:
+    "`KEY=VALUE` strings -> a dict, values read as int, float, true/false, else kept as text."
+    out = {}
+    for kv in kvs:
+        if '=' not in kv or not kv.split('=', 1)[0]: raise ValueError(f"parameters need KEY=VALUE, got {kv!r}")
+        k, v = kv.split('=', 1)
+        try: v = int(v)
+        except ValueError:
+            try: v = float(v)
+            except ValueError: v = {'true': True, 'false': False}.get(v.lower(), v)
+        out[k] = v
+    return out
+
+def split_methods(text: str) -> list[str]:
+    "A comma-separated method list; a comma before a number continues a list value (`layer-skip:skip=3,7,vanilla`)."
+    import re
+    return [m.strip() for m in re.split(r',(?!\s*-?\d)', text) if m.strip()]
+
+def method_spec(spec: str) -> tuple[str, dict]:
+    "`name:KEY=VALUE:...` (e.g. `lookahead:W=3:G=2`) -> (name, parameter overrides)."
+    name, *kvs = spec.split(':')
+    return name, parse_params(kvs)
+
+# %% ../nbs/10_bench.ipynb #8b308e41
+_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
+
+def variant(setup: BenchSetup, over: dict) -> BenchSetup:
+    "`setup` with `over` on its params; an artifact those params choose (a draft, heads, adapter, skip set) is loaded afresh, the rest shared."
+    if not over: return setup
+    from dataclasses import replace
+    return replace(setup, params={**setup.params, **over}, **{f: None for f, keys in _CHOSEN_BY.items() if any(k in over for k in keys)})
+
+# %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
@@ -106,7 +140,7 @@ def run_hf(setup: BenchSetup, ids, **kw):
                                pad_token_id=eos if isinstance(eos, int) else (eos or [0])[0], **samp, **kw)
     return out[0, ids.shape[1]:].tolist(), None
 
-# %% ../nbs/10_bench.ipynb #548cacb6
+# %% ../nbs/10_bench.ipynb #320a653d
 @bench_method('hf-vanilla')
 def _hf_vanilla(setup, ids, future): toks, _ = run_hf(setup, ids); return toks, len(toks)
 
@@ -122,7 +156,7 @@ def _hf_early_exit(setup, ids, future):
     return run_hf(setup, ids, assistant_early_exit=exit_layer(setup),
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
-# %% ../nbs/10_bench.ipynb #897dfa6c
+# %% ../nbs/10_bench.ipynb #62f932e4
 our_method('vanilla')(lambda setup, future: None)
 our_method('oracle')(lambda setup, future: OracleProposer(future, k=setup.k))
 def _draft_vocab(setup):
@@ -134,7 +168,7 @@ _ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
 our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
-our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 5), N=setup.params.get('N', 3), G=setup.params.get('G', 5)))
+our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 3), N=setup.params.get('N', 4), G=setup.params.get('G', 2)))   # the best of a sweep on the CPU
 def _medusa(setup):
     "Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the heads' measured accuracy."
     n, h = setup.params.get('medusa_nodes'), setup.medusa
@@ -159,12 +193,12 @@ def _medusa_typical(setup, ids, future):
     vf = typical(float(setup.params.get('typical_eps', 0.09)), float(setup.params.get('typical_alpha', 0.3)))
     return run_ours(setup, ids, _medusa(setup), verify_fn=vf)
 
-# %% ../nbs/10_bench.ipynb #320a653d
+# %% ../nbs/10_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
     "(prompt, method, repeat) in run order: A B C A B C ... per prompt."
     return [(i, m, r) for i in range(n_prompts) for r in range(repeats) for m in methods]
 
-# %% ../nbs/10_bench.ipynb #d0deb9f8
+# %% ../nbs/10_bench.ipynb #1946e9de
 def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     ok = [r for r in recs if r.get('error') is None]
     secs, toks = sum(r['seconds'] for r in ok), sum(r['new_tokens'] for r in ok)
@@ -176,12 +210,15 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
         bs, bt = sum(base[r['prompt']]['seconds'] for r in both), sum(base[r['prompt']]['new_tokens'] for r in both)
         ms, mt = sum(r['seconds'] for r in both), sum(r['new_tokens'] for r in both)
         if bt and mt and ms > 0: out['speedup'] = (bs / bt) / (ms / mt)
+        if bt and mt and all('prefill_s' in r for r in both):   # the same prefill, paid by every method, taken out of both
+            P = sum(r['prefill_s'] for r in both)
+            if bs > P and ms > P: out['decode_speedup'] = ((bs - P) / bt) / ((ms - P) / mt)
     if greedy and ref:
         cmp = [r for r in ok if r['prompt'] in ref]
         if cmp: out['exact'] = sum(r['tokens'] == ref[r['prompt']]['tokens'] for r in cmp) / len(cmp)
     return out
 
-# %% ../nbs/10_bench.ipynb #303a947b
+# %% ../nbs/10_bench.ipynb #89aa7421
 def summarize(records: list[dict], greedy: bool = True, baseline: str = 'hf-vanilla') -> dict:
     "Per-method metrics, overall and per group, from per-prompt records."
     by = lambda m: {r['prompt']: r for r in records if r['method'] == m and r.get('error') is None}
@@ -194,20 +231,38 @@ def summarize(records: list[dict], greedy: bool = True, baseline: str = 'hf-vani
         res[m]['per_category'] = {g: _agg([r for r in recs if r['group'] == g], base, ref, greedy) for g in dict.fromkeys(r['group'] for r in recs)}
     return res
 
-# %% ../nbs/10_bench.ipynb #89aa7421
+# %% ../nbs/10_bench.ipynb #cd4b026e
 @torch.inference_mode()
-def forward_time(model, context: int, n: int, reps: int = 7) -> float:
-    "Median seconds of one forward over `n` new tokens after `context` cached tokens."
+def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
+    "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
     from specdec_nb.engine import Target
     t = Target(model); V = model.get_output_embeddings().weight.shape[0]
     t.prefill(torch.randint(0, V, (1, context), device=model.device))
-    x, times = torch.randint(0, V, (1, n), device=model.device), []
-    for _ in range(reps + 1):
-        s = time.perf_counter(); t._run(x).logits.sum().item(); times.append(time.perf_counter() - s)
-        t.cache.crop(-n)
-    return statistics.median(times[1:])
+    times = {n: [] for n in ns}
+    for rep in range(reps + 1):          # the first round warms up
+        for n in ns:
+            x = torch.randint(0, V, (1, n), device=model.device)
+            s = time.perf_counter(); t._run(x).logits.sum().item(); rep and times[n].append(time.perf_counter() - s)
+            t.cache.crop(-n)
+    return [statistics.median(times[n]) for n in ns]
 
-# %% ../nbs/10_bench.ipynb #97c3d088
+@torch.inference_mode()
+def prefill_time(model, ids: torch.Tensor, reps: int = 3) -> float:
+    "Median seconds of one forward over the whole prompt `ids` `(1, T)` with an empty cache (the prefill every method pays)."
+    import inspect
+    kw = dict(logits_to_keep=1) if 'logits_to_keep' in inspect.signature(model.forward).parameters else {}
+    times = []
+    for _ in range(reps):
+        s = time.perf_counter(); model(ids, use_cache=True, **kw).logits.sum().item(); times.append(time.perf_counter() - s)
+    return statistics.median(times)
+
+def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
+    "One prompt's prefill time, and T(1), T(k+1) at its context half-way through the answer: what the oracle's ceiling is made of."
+    ctx = ids.shape[1] + setup.max_new_tokens // 2
+    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps)
+    return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
+
+# %% ../nbs/10_bench.ipynb #a8487557
 class BenchError(ValueError): "A benchmark request that cannot run (the CLI turns it into exit code 2)."
 
 def check_needs(setup, name: str):
@@ -218,7 +273,8 @@ def check_needs(setup, name: str):
         raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):
-    bad = [m for m in methods if m not in METHODS]
+    try: bad = [m for m in methods if method_spec(m)[0] not in METHODS]
+    except ValueError as e: raise BenchError(f"bad method variant: {e}") from None
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
     if not methods: raise BenchError(f"no methods given; valid: {', '.join(sorted(METHODS))}")
 
@@ -228,16 +284,18 @@ def _run_one(setup, f, ids, future) -> dict:
     except Exception as e: return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
     return dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
 
-# %% ../nbs/10_bench.ipynb #04da9cde
+# %% ../nbs/10_bench.ipynb #19aa007b
 def _prepare(setup, methods, prompts, limit):
     check_methods(methods)
     if limit is not None and limit <= 0: raise BenchError(f"--limit must be positive, got {limit}")
-    for m in methods: check_needs(setup, m)
+    how = {}   # method (or variant) -> (its run function, its setup)
+    for m in methods:
+        name, over = method_spec(m); how[m] = (METHODS[name], variant(setup, over)); check_needs(how[m][1], name)
     rows = load_prompts(prompts, n_per_group=limit)
     if not rows: raise BenchError(f"no prompts in {prompts}")
-    return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows]
+    return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
 
-# %% ../nbs/10_bench.ipynb #cd4b026e
+# %% ../nbs/10_bench.ipynb #9e6b9ae5
 def _futures(setup, rows, methods):
     "The greedy continuation of each prompt, for the oracle (computed beforehand, untimed)."
     if 'oracle' not in methods: return [None] * len(rows)
@@ -250,27 +308,30 @@ def _config(setup, methods, prompts, limit, repeats, n):
                 draft_layers=setup.draft_layers, params=setup.params, model=getattr(setup.model.config, '_name_or_path', ''),
                 dtype=str(setup.model.dtype), device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__)
 
-# %% ../nbs/10_bench.ipynb #79dc857a
+# %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
-              json_path=None, progress: bool = True) -> dict:
-    "Run `methods` interleaved over the prompts; return (and write incrementally) the contract's JSON."
+              json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
+    "Run `methods` interleaved over the prompts; return (and write incrementally) the contract's JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`."
     from tqdm.auto import tqdm
-    rows = _prepare(setup, methods, prompts, limit)
+    (rows, how), timing = _prepare(setup, methods, prompts, limit), 'oracle' in methods if timing is None else timing
     futures = _futures(setup, rows, methods)
-    for m in methods: _run_one(setup, METHODS[m], rows[0]['ids'], futures[0])          # warm-up, not recorded
+    for m in methods: _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])          # warm-up, not recorded
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
     for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench', file=sys.stderr):
-        per.setdefault((i, m), []).append(_run_one(setup, METHODS[m], rows[i]['ids'], futures[i]))
+        per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
         if len(per[(i, m)]) == repeats:
             runs = per.pop((i, m)); rec = runs[0]
             rec['seconds'] = statistics.median(x['seconds'] for x in runs)
-            records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'], question_id=rows[i]['question_id']))
-            if m == methods[-1]: _write(result, records, setup, json_path)
+            records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'], question_id=rows[i]['question_id'], prompt_tokens=rows[i]['ids'].shape[1]))
+            if m != methods[-1]: continue
+            if timing: _set_timing(records, i, prompt_timing(setup, rows[i]['ids']))
+            _write(result, records, setup, json_path)
     return _write(result, records, setup, json_path)
 
-# %% ../nbs/10_bench.ipynb #19aa007b
+# %% ../nbs/10_bench.ipynb #f7e37cf6
 def _write(result, records, setup, json_path):
     result['methods'] = summarize(records, greedy=not setup.do_sample)
+    if (oc := oracle_ceiling(records, setup.k, result['methods'])): result['config']['oracle_ceiling'] = oc
     result['config']['peak_rss_mb'] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     result['records'] = [{k: v for k, v in r.items() if k != 'tokens'} for r in records]
     if json_path:
@@ -278,30 +339,49 @@ def _write(result, records, setup, json_path):
         Path(json_path).write_text(json.dumps(result, indent=1))
     return result
 
-def add_oracle_ceiling(result: dict, setup: BenchSetup, context: int) -> dict:
-    "Measure T(1), T(k+1) at `context` and record the oracle's ceiling (k+1)·T(1)/T(k+1) beside its speedup."
-    t1, tk = forward_time(setup.model, context, 1), forward_time(setup.model, context, setup.k + 1)
-    result['config']['oracle_ceiling'] = dict(context=context, T1=t1, Tk1=tk, ceiling=(setup.k + 1) * t1 / tk)
-    return result
+def _set_timing(records, i, timing: dict):
+    for r in records:
+        if r['prompt'] == i: r.update(timing)
 
-# %% ../nbs/10_bench.ipynb #663cb9f6
+def _vs_ceiling(c: dict, m: dict | None) -> dict:
+    "Ceiling `c` with the oracle's metrics `m` beside it: speedups and their fractions of the ceiling."
+    out = dict(c, speedup=m and m.get('speedup'), decode_speedup=m and m.get('decode_speedup'))
+    for f in ('speedup', 'decode_speedup'): out[f.replace('speedup', 'fraction')] = out[f] / c['ceiling'] if out[f] else None
+    return out
+
+def _ceiling(rs: list[dict], k: int) -> dict:
+    n = max(sum(r['new_tokens'] for r in rs), 1); avg = lambda f: sum(r[f] * r['new_tokens'] for r in rs) / n
+    return dict(context=round(avg('ceiling_context')), T1=avg('T1_s'), Tk1=avg('Tk1_s'), ceiling=(k + 1) * avg('T1_s') / avg('Tk1_s'))
+
+def oracle_ceiling(records: list[dict], k: int, summary: dict) -> dict | None:
+    "The oracle's ceiling (k+1)·T(1)/T(k+1) from each prompt's measured T, overall and per group, beside the oracle's speedups in `summary`."
+    recs = [r for r in records if r['method'] == 'oracle' and r.get('error') is None and 'T1_s' in r]
+    if not recs: return None
+    m = summary.get('oracle', {})
+    per = {g: _vs_ceiling(_ceiling([r for r in recs if r['group'] == g], k), m.get('per_category', {}).get(g)) for g in dict.fromkeys(r['group'] for r in recs)}
+    return dict(_vs_ceiling(_ceiling(recs, k), m), per_category=per)
+
+# %% ../nbs/10_bench.ipynb #c1d39e9b
 def _fmt(x, f='{:.2f}'): return '-' if x is None else f.format(x)
 
 def format_table(result: dict) -> str:
     "The terminal table: overall metrics per method, then speedup per group."
     ms = result['methods']
-    lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'tau':>6} {'exact':>6} {'errors':>6}"]
+    lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'decode':>7} {'tau':>6} {'exact':>6} {'errors':>6}"]
     for m, r in ms.items():
-        lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} {_fmt(r['tau']):>6} {_fmt(r['exact']):>6} {len(r['errors']):>6}")
+        lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} {_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r['exact']):>6} {len(r['errors']):>6}")
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
     lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g[:11]:>11}' for g in groups)]
     for m, r in ms.items():
         lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>11}" for g in groups))
     oc = result['config'].get('oracle_ceiling')
-    if oc: lines.append(f"\noracle ceiling (k+1)·T(1)/T(k+1) = {oc['ceiling']:.2f}  (T(1) = {oc['T1'] * 1e3:.1f} ms, T(k+1) = {oc['Tk1'] * 1e3:.1f} ms at {oc['context']} tokens)")
+    if oc: lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
+                     f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} {'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]
+    for g, c in ({**oc.get('per_category', {}), 'overall': oc} if oc else {}).items():
+        lines.append(f"{g:16} {c['context']:>7} {c['T1'] * 1e3:>8.1f} {c['Tk1'] * 1e3:>9.1f} {c['ceiling']:>7.2f} {_fmt(c.get('speedup')):>7} {_fmt(c.get('decode_speedup')):>7} {_fmt(c.get('decode_fraction'), '{:.0%}'):>14}")
     return '\n'.join(lines)
 
-# %% ../nbs/10_bench.ipynb #4e76f72e
+# %% ../nbs/10_bench.ipynb #6c8c617d
 def plot_result(result: dict, path=None):
     "Speedup per method and group (bars), and tau per method beside it."
     import matplotlib; import matplotlib.pyplot as plt

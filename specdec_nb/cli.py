@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog='specdec', description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
     b = sub.add_parser('bench', help='benchmark methods side by side (BENCH.md)')
-    b.add_argument('--methods', required=True, help='comma-separated method names')
+    b.add_argument('--methods', required=True, help='comma-separated method names; NAME:KEY=VALUE:... runs a variant with its own parameters (e.g. lookahead:W=3:G=2)')
     b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
     b.add_argument('--repeats', type=int, default=1); b.add_argument('--json', default=None); b.add_argument('--plot', default=None)
@@ -41,55 +41,39 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../nbs/12_cli.ipynb #4ad97352
-def _params(kvs):
-    out = {}
-    for kv in kvs:
-        if '=' not in kv: raise ValueError(f"--param needs KEY=VALUE, got {kv!r}")
-        k, v = kv.split('=', 1)
-        try: v = int(v)
-        except ValueError:
-            try: v = float(v)
-            except ValueError: v = {'true': True, 'false': False}.get(v.lower(), v)
-        out[k] = v
-    return out
-
 def _setup(a):
     import torch
     from specdec_nb.models import load_model, load_smollm2
-    from specdec_nb.bench import BenchSetup
+    from specdec_nb.bench import BenchSetup, parse_params
     if a.threads: torch.set_num_threads(a.threads)
     dev = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
     model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev)
     dm = load_model(a.draft_model, dtype, dev)[0] if a.draft_model else None
     return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, seed=a.seed, k=a.k,
-                      draft_layers=a.draft_layers, draft_model=dm, params=_params(a.param))
+                      draft_layers=a.draft_layers, draft_model=dm, params=parse_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
-    from specdec_nb.bench import run_bench, format_table, plot_result, add_oracle_ceiling, check_methods, BenchError
-    methods = [m.strip() for m in a.methods.split(',') if m.strip()]
+    from specdec_nb.bench import run_bench, format_table, plot_result, check_methods, split_methods, BenchError
+    methods = split_methods(a.methods)
     check_methods(methods)
     if a.limit is not None and a.limit <= 0: raise BenchError(f"--limit must be positive, got {a.limit}")
     if a.prompts and not Path(a.prompts).exists(): raise BenchError(f"prompt file not found: {a.prompts}")
     setup = _setup(a)
     res = run_bench(setup, methods, a.prompts, a.limit, a.repeats, a.json, progress=not a.no_progress)
-    if 'oracle' in methods:
-        ctx = int(sum(r['new_tokens'] for r in res['records']) / max(len(res['records']), 1) / 2 + 200)
-        res = add_oracle_ceiling(res, setup, ctx)
-        if a.json: Path(a.json).write_text(__import__('json').dumps(res, indent=1))
     print(format_table(res))
     if a.plot: plot_result(res, a.plot); print(f'figure: {a.plot}')
     if a.json: print(f'json: {a.json}')
 
 # %% ../nbs/12_cli.ipynb #b5afb4e8
 def make_proposer(name: str, setup, future=None):
-    "The proposer behind one of our benchmark methods (None for vanilla)."
-    from specdec_nb.bench import PROPOSERS, check_methods
+    "The proposer behind one of our benchmark methods (None for vanilla); `name` may carry parameters, `lookahead:W=3:G=2`."
+    from specdec_nb.bench import PROPOSERS, check_methods, check_needs, method_spec, variant
     check_methods([name])
+    name, over = method_spec(name); setup = variant(setup, over)
     if name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {', '.join(sorted(PROPOSERS))}")
     if name == 'oracle' and future is None: raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
-    from specdec_nb.bench import check_needs
     check_needs(setup, name)
     return PROPOSERS[name](setup, future)
 

@@ -114,8 +114,8 @@ def playground_methods() -> list[str]:
 def _parse_params(text: str) -> dict:
     "`KEY=VALUE` pairs split by spaces or commas; a bare number after a comma continues a list value (`skip=3,7`)."
     import re
-    from specdec_nb.cli import _params
-    return _params(re.findall(r'[^\s,=]+=[^\s,]*(?:,-?\d+(?=[\s,]|$))*|[^\s,]+', text))
+    from specdec_nb.bench import parse_params
+    return parse_params(re.findall(r'[^\s,=]+=[^\s,]*(?:,-?\d+(?=[\s,]|$))*|[^\s,]+', text))
 
 # %% ../nbs/11_widgets.ipynb #db03b47e
 class Playground:

@@ -69,3 +69,17 @@ def test_self_speculation(tiny_model_dir, two_prompts, tmp_path):
     assert r.returncode == 2 and 'needs an early-exit adapter' in r.stderr and 'Traceback' not in r.stderr
     r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit-plain', '--param', 'exit_layer=9')
     assert r.returncode == 2 and 'exit layer must be' in r.stderr and 'Traceback' not in r.stderr
+
+def test_method_variants(tiny_model_dir, two_prompts, tmp_path):
+    "Settings of one method side by side in one run (`NAME:KEY=VALUE:...`), the same names in `generate`; a malformed variant: exit code 2."
+    out = tmp_path / 'v.json'
+    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip:skip=1,layer-skip:skip=1,2', '--prompts', two_prompts,
+            '--limit', 1, '--max-new-tokens', 12, '--json', out, '--no-progress')
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())['methods']
+    assert set(res) == {'hf-vanilla', 'layer-skip:skip=1', 'layer-skip:skip=1,2'}
+    assert all(res[m]['exact'] == 1.0 for m in res)
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'lookahead:W=2:N=4:G=1', '--max-new-tokens', 8)
+    assert r.returncode == 0 and '[lookahead:W=2:N=4:G=1]' in r.stdout, r.stderr
+    r = run('bench', '--methods', 'vanilla,pld:k', '--no-progress')
+    assert r.returncode == 2 and 'KEY=VALUE' in r.stderr and 'Traceback' not in r.stderr
