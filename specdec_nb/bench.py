@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_bench.ipynb #1388775e
 from __future__ import annotations
-import json, math, resource, statistics, sys, time
+import json, math, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
@@ -108,7 +108,6 @@ def parse_params(kvs) -> dict:
 
 def split_methods(text: str) -> list[str]:
     "A comma-separated method list; a comma before a number continues a list value (`layer-skip:skip=3,7,vanilla`)."
-    import re
     return [m.strip() for m in re.split(r',(?!\s*-?\d)', text) if m.strip()]
 
 def method_spec(spec: str) -> tuple[str, dict]:
@@ -248,12 +247,13 @@ def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
 
 @torch.inference_mode()
 def prefill_time(model, ids: torch.Tensor, reps: int = 3) -> float:
-    "Median seconds of one forward over the whole prompt `ids` `(1, T)` with an empty cache (the prefill every method pays)."
-    import inspect
-    kw = dict(logits_to_keep=1) if 'logits_to_keep' in inspect.signature(model.forward).parameters else {}
+    "Median seconds of the engine's own prefill of the whole prompt `ids` `(1, T)` into an empty cache (what every method pays)."
+    from specdec_nb.engine import Target
     times = []
     for _ in range(reps):
-        s = time.perf_counter(); model(ids, use_cache=True, **kw).logits.sum().item(); times.append(time.perf_counter() - s)
+        s = time.perf_counter(); Target(model).prefill(ids)
+        if ids.is_cuda: torch.cuda.synchronize()
+        times.append(time.perf_counter() - s)
     return statistics.median(times)
 
 def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
@@ -345,7 +345,7 @@ def _set_timing(records, i, timing: dict):
 
 def _vs_ceiling(c: dict, m: dict | None) -> dict:
     "Ceiling `c` with the oracle's metrics `m` beside it: speedups and their fractions of the ceiling."
-    out = dict(c, speedup=m and m.get('speedup'), decode_speedup=m and m.get('decode_speedup'))
+    out = dict(c, speedup=(m or {}).get('speedup'), decode_speedup=(m or {}).get('decode_speedup'))
     for f in ('speedup', 'decode_speedup'): out[f.replace('speedup', 'fraction')] = out[f] / c['ceiling'] if out[f] else None
     return out
 
