@@ -24,7 +24,7 @@ demo: $(STAMP)
 
 test: $(STAMP) $(MATHJAX) chromium
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each: no oversubscription
-	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 --dist loadgroup tests   # two workers; the docs tests stay on one
+	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
 
 test-fast: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --n_workers 2

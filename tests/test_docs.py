@@ -1,5 +1,5 @@
 "The docs site: the conversion of nbdev's processed notebooks, then `make docs` (warnings as errors) checked in headless Chromium."
-import json, re, shutil, subprocess, sys
+import json, os, re, shutil, subprocess, sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit, unquote
@@ -9,7 +9,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 import docs
 
-pytestmark = pytest.mark.xdist_group('docs')   # one worker builds and checks the site
 URL = 'https://specdec-nb.github.io/specdec_nb/'
 
 # --- the conversion, on hand-made cells --------------------------------------------------------------------------
@@ -59,11 +58,26 @@ def _chromium(*args, timeout=60):
     return subprocess.run([exe, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', *args],
                           capture_output=True, text=True, timeout=timeout, check=True)
 
-@pytest.fixture(scope='module')
-def site():
-    "`make docs`: must succeed with Sphinx's warnings as errors (docs/conf.py runs sphinx -W)."
+def _make_docs() -> str:
+    "`make docs`; returns '' on success, else the end of its output."
     r = subprocess.run(['make', 'docs'], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return '' if r.returncode == 0 else r.stdout[-3000:] + r.stderr[-3000:] or f'exit {r.returncode}'
+
+@pytest.fixture(scope='session')
+def site(tmp_path_factory):
+    """`make docs`, once per test run: it must succeed with Sphinx's warnings as errors (docs/conf.py runs sphinx -W).
+    Under pytest-xdist every worker may ask for the site (its `loadgroup` does not reliably keep a module on one
+    worker), and two builds at once delete each other's output: the first worker builds under a file lock, the
+    others wait and read its result."""
+    from filelock import FileLock
+    if not os.environ.get('PYTEST_XDIST_WORKER'): err = _make_docs()
+    else:
+        run_dir = tmp_path_factory.getbasetemp().parent                         # shared by this run's workers only
+        with FileLock(str(run_dir / 'docs.lock')):
+            done = run_dir / 'docs.result'
+            if not done.exists(): done.write_text(_make_docs())
+            err = done.read_text()
+    assert not err, err
     return docs.OUT
 
 def test_pages(site):
