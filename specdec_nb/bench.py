@@ -8,7 +8,7 @@ import json, math, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, OracleProposer
+from .engine import generate, OracleProposer, forward_times
 from .draft import DraftModelProposer
 from .ngram import PromptLookupProposer, NGramCacheProposer
 from .tree import TreeDraftProposer
@@ -21,9 +21,8 @@ from .selfspec import early_exit, layer_skip, load_adapter, smollm2_adapter_path
 
 # %% auto #0
 __all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
-           'variant', 'run_ours', 'run_hf', 'exit_layer', 'schedule', 'summarize', 'forward_times', 'prefill_time',
-           'prompt_timing', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'oracle_ceiling', 'format_table',
-           'plot_result']
+           'variant', 'run_ours', 'run_hf', 'exit_layer', 'schedule', 'summarize', 'prefill_time', 'prompt_timing',
+           'BenchError', 'check_needs', 'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 METHODS: dict = {}     # name -> run(setup, ids, future)
@@ -163,7 +162,7 @@ def _draft_vocab(setup):
     return None if setup.params.get('draft_vocab') == 'full' else getattr(setup.draft, 'frequent_vocab', None)
 our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True), vocab=_draft_vocab(setup)))
 our_method('tree', needs='draft')(lambda setup, future: TreeDraftProposer(setup.draft, depth=setup.params.get('tree_depth', 4), topk=setup.params.get('tree_topk', 3), total_tokens=setup.params.get('tree_tokens', 12)))
-_ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2))
+_ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2), length=P.get('length', 'cost'))
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
 our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
@@ -231,20 +230,6 @@ def summarize(records: list[dict], greedy: bool = True, baseline: str = 'hf-vani
     return res
 
 # %% ../nbs/10_bench.ipynb #cd4b026e
-@torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
-    "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
-    from specdec_nb.engine import Target
-    t = Target(model); V = model.get_output_embeddings().weight.shape[0]
-    t.prefill(torch.randint(0, V, (1, context), device=model.device))
-    times = {n: [] for n in ns}
-    for rep in range(reps + 1):          # the first round warms up
-        for n in ns:
-            x = torch.randint(0, V, (1, n), device=model.device)
-            s = time.perf_counter(); t._run(x).logits.sum().item(); rep and times[n].append(time.perf_counter() - s)
-            t.cache.crop(-n)
-    return [statistics.median(times[n]) for n in ns]
-
 @torch.inference_mode()
 def prefill_time(model, ids: torch.Tensor, reps: int = 3) -> float:
     "Median seconds of the engine's own prefill of the whole prompt `ids` `(1, T)` into an empty cache (what every method pays)."

@@ -4,15 +4,15 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import inspect, time
+import inspect, time, weakref
 from dataclasses import dataclass, field
 import torch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 
 # %% auto #0
-__all__ = ['Target', 'additive_mask', 'tree_mask', 'Stats', 'plot_acceptance', 'Proposer', 'OracleProposer', 'fit_draft',
-           'GenerateOutput', 'generate', 'exact_two_token_dist', 'two_token_counts']
+__all__ = ['Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'plot_acceptance', 'Proposer',
+           'OracleProposer', 'fit_draft', 'GenerateOutput', 'generate', 'exact_two_token_dist', 'two_token_counts']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -81,6 +81,32 @@ def _target_commit(self: Target, d: Draft | None, path: list[int]):
     self.n += keep
     if self.hidden: self.last_hidden = self.last_hidden[[0] + [1 + i for i in path]]
 Target.commit = _target_commit
+
+# %% ../nbs/02_engine.ipynb #19c27f6a
+@torch.inference_mode()
+def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
+    "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
+    t = Target(model); V = model.get_output_embeddings().weight.shape[0]
+    t.prefill(torch.randint(0, V, (1, context), device=model.device))
+    times = {n: [] for n in ns}
+    for rep in range(reps + 1):          # the first round warms up
+        for n in ns:
+            x = torch.randint(0, V, (1, n), device=model.device)
+            s = time.perf_counter(); t._run(x).logits.sum().item(); rep and times[n].append(time.perf_counter() - s)
+            t.cache.crop(-n)
+    return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
+
+# %% ../nbs/02_engine.ipynb #6bbe53bd
+_COSTS = weakref.WeakKeyDictionary()   # model -> {(k, context): curve}
+
+def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3) -> list[float]:
+    "`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`, measured with `forward_times` once per model (and `k`, `context`), then cached."
+    got = _COSTS.setdefault(model, {})
+    if (k, context) not in got:
+        ctx = max(1, min(context, (_context_len(model.config) or 10 ** 9) - k - 2))
+        ts = forward_times(model, ctx, range(1, k + 2), reps)
+        got[(k, context)] = [t / ts[0] for t in ts]
+    return got[(k, context)]
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass

@@ -8,11 +8,11 @@ import heapq
 import numpy as np
 import torch
 from .core import Draft, Sampling, Verdict, draft_depths
-from .engine import Proposer
+from .engine import Proposer, cost_curve
 
 # %% auto #0
-__all__ = ['suffix_matches', 'prompt_lookup', 'continuation_tree', 'NGramDrafter', 'PromptLookupProposer', 'NGramIndex',
-           'NGramCacheProposer']
+__all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',
+           'DraftLength', 'NGramDrafter', 'PromptLookupProposer', 'NGramIndex', 'NGramCacheProposer']
 
 # %% ../nbs/06_ngram.ipynb #84ddd079
 def _check_args(k, max_ngram, min_ngram, branches):
@@ -22,6 +22,13 @@ def _check_args(k, max_ngram, min_ngram, branches):
     if min_ngram < 1: raise ValueError(f"n-gram sizes must be >= 1, got min_ngram={min_ngram}")
     if max_ngram < min_ngram: raise ValueError(f"max_ngram ({max_ngram}) must be >= min_ngram ({min_ngram})")
     if branches < 1: raise ValueError(f"branches must be >= 1 (1 = a chain), got {branches}")
+
+# %% ../nbs/06_ngram.ipynb #5ca27c64
+def _check_length(length, cost, k):
+    if length not in ('cost', 'adaptive', 'fixed'): raise ValueError(f"length must be 'cost', 'adaptive' or 'fixed', got {length!r}")
+    if cost is None: return
+    if len(cost) < k + 1 or not all(isinstance(x, (int, float)) and x > 0 for x in cost):
+        raise ValueError(f"cost must hold k+1 = {k + 1} positive relative forward costs T(n)/T(1), n = 1..k+1; got {list(cost)!r}")
 
 # %% ../nbs/06_ngram.ipynb #e3f0e51d
 def suffix_matches(a: np.ndarray, n: int) -> np.ndarray:
@@ -33,18 +40,33 @@ def suffix_matches(a: np.ndarray, n: int) -> np.ndarray:
     return np.flatnonzero(m)[::-1]
 
 # %% ../nbs/06_ngram.ipynb #22236ba0
-def prompt_lookup(a: np.ndarray, k: int, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1) -> list[list[int]]:
-    "Up to `branches` distinct `k`-token continuations (most recent first) of the longest suffix n-gram of `a` seen before."
+def longest_match(a: np.ndarray, max_ngram: int, min_ngram: int) -> tuple[int, np.ndarray]:
+    "The largest `n` in `[min_ngram, max_ngram]` whose suffix n-gram occurred before, with those start positions; `(0, [])` if none."
     for n in range(max_ngram, min_ngram - 1, -1):
         pos = suffix_matches(a, n)
-        if len(pos): break
-    else: return []
+        if len(pos): return n, pos
+    return 0, np.zeros(0, dtype=np.int64)
+
+def continuations(a: np.ndarray, n: int, pos: np.ndarray, k: int, branches: int = 1) -> list[list[int]]:
+    "Up to `branches` distinct `k`-token continuations of the n-gram occurrences at `pos` (most recent first)."
     conts = []
     for i in pos[: 16 * branches]:   # a bounded look: many repeats of one continuation must not cost a long loop
         c = a[i + n: i + n + k].tolist()
         if c not in conts: conts.append(c)
         if len(conts) == branches: break
     return conts
+
+def prompt_lookup(a: np.ndarray, k: int, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1) -> list[list[int]]:
+    "Up to `branches` distinct `k`-token continuations (most recent first) of the longest suffix n-gram of `a` seen before."
+    n, pos = longest_match(a, max_ngram, min_ngram)
+    return continuations(a, n, pos, k, branches) if n else []
+
+# %% ../nbs/06_ngram.ipynb #11a53d2b
+def match_extent(a: np.ndarray, i: int, n: int, cap: int = 8) -> int:
+    "How many tokens the end of `a` shares with the occurrence of its last `n` tokens at `i`, counted backwards (at most `cap`)."
+    L, e = len(a), min(n, cap)
+    while e < cap and i - (e - n) - 1 >= 0 and a[i - (e - n) - 1] == a[L - e - 1]: e += 1
+    return e
 
 # %% ../nbs/06_ngram.ipynb #7957199a
 def continuation_tree(conts: list[list[int]]) -> tuple[list[int], list[int]]:
@@ -57,14 +79,38 @@ def continuation_tree(conts: list[list[int]]) -> tuple[list[int], list[int]]:
             node = child[node, t]
     return toks, parents
 
+# %% ../nbs/06_ngram.ipynb #bc685682
+class DraftLength:
+    "Draft length with the most expected tokens per unit of target time, given the cost curve `cost[n-1] = T(n)/T(1)`; acceptance learned per key."
+    def __init__(self, cost: list[float], prior: tuple = (3.0, 1.0)):
+        self.cost, self.prior, self.a, self.b = np.asarray(cost, dtype=float), prior, {}, {}
+    def _ab(self, key):
+        if key not in self.a: self.a[key], self.b[key] = (np.full(len(self.cost) - 1, float(x)) for x in self.prior)
+        return self.a[key], self.b[key]
+    def length(self, key, most: int) -> int:
+        a, b = self._ab(key); most = min(most, len(a))
+        if most < 1: return 0
+        rate = (1 + np.cumsum(np.cumprod(a[:most] / (a[:most] + b[:most])))) / self.cost[1:most + 1]
+        L = int(rate.argmax()); return L + 1 if rate[L] > 1 / self.cost[0] else 0
+    def update(self, key, drafted: int, accepted: int):
+        a, b = self._ab(key); a[:accepted] += 1
+        if accepted < drafted: b[accepted] += 1
+
 # %% ../nbs/06_ngram.ipynb #f0adff9a
 class NGramDrafter(Proposer):
-    "Shared by the n-gram drafters: arguments, the adaptive draft length, continuations -> a deterministic Draft."
-    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1, adaptive: bool = True):
-        _check_args(k, max_ngram, min_ngram, branches)
-        self.k, self.max_ngram, self.min_ngram, self.branches, self.adaptive = k, max_ngram, min_ngram, branches, adaptive
+    "Shared by the n-gram drafters: arguments, the draft length (cost-aware, adaptive or fixed), continuations -> a deterministic Draft."
+    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1, length: str = 'cost', cost=None):
+        _check_args(k, max_ngram, min_ngram, branches); _check_length(length, cost, k)
+        self.k, self.max_ngram, self.min_ngram, self.branches, self.length, self.cost = k, max_ngram, min_ngram, branches, length, cost
     def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator); self.cur_k = self.k
+        super().reset(target, tokens, sampling, generator); self.cur_k, self.lengths = self.k, None
+        if self.length == 'cost' and self.branches == 1:
+            c = cost_curve(target.model, self.k) if self.cost is None else self.cost
+            self.lengths = DraftLength([x / c[0] for x in c[:self.k + 1]])
+    def _budget(self, strength: int, most: int) -> int:
+        "How many tokens to draft now (at most `most`): the cost model's choice for this match strength, else the current length."
+        if self.lengths is None: return min(self.k if self.length == 'fixed' else self.cur_k, most)
+        self._strength = strength; return self.lengths.length(strength, min(self.k, most))
     def _draft(self, conts: list[list[int]]) -> Draft | None:
         conts = [c for c in conts if c]
         if not conts: return None
@@ -74,7 +120,8 @@ class NGramDrafter(Proposer):
 
 # %% ../nbs/06_ngram.ipynb #18e7b593
 def _ngram_update(self: NGramDrafter, tokens: list[int], v: Verdict, d: Draft | None):
-    if not self.adaptive or d is None: return
+    if d is None: return
+    if self.lengths is not None: return self.lengths.update(self._strength, len(d), v.n_accepted)
     full = v.n_accepted == max(draft_depths(d))
     self.cur_k = min(self.k, 2 * self.cur_k) if full else max(1, v.n_accepted + 1)
 NGramDrafter.update = _ngram_update
@@ -89,9 +136,11 @@ class PromptLookupProposer(NGramDrafter):
         if len(tokens) > len(self.buf): self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
         self.buf[self.n:len(tokens)] = tokens[self.n:]; self.n = len(tokens)
     def propose(self, tokens: list[int], max_tokens: int) -> Draft | None:
-        self._sync(tokens)
-        k = min(self.cur_k, max_tokens)
-        return self._draft(prompt_lookup(self.buf[:self.n], k, self.max_ngram, self.min_ngram, self.branches))
+        self._sync(tokens); a = self.buf[:self.n]
+        n, pos = longest_match(a, self.max_ngram, self.min_ngram)
+        if not n: return None
+        L = self._budget(match_extent(a, int(pos[0]), n), min(max_tokens, len(a) - int(pos[0]) - n))
+        return self._draft(continuations(a, n, pos, L, self.branches)) if L else None
 
 # %% ../nbs/06_ngram.ipynb #f82c6876
 class NGramIndex:
@@ -140,9 +189,9 @@ NGramIndex.frequent = _frequent
 # %% ../nbs/06_ngram.ipynb #fc6eb344
 class NGramCacheProposer(NGramDrafter):
     "Drafts from an n-gram index of the context, updated incrementally: the most recent or the most frequent continuation."
-    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'recent', branches: int = 1, adaptive: bool = True):
+    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'recent', branches: int = 1, length: str = 'cost', cost=None):
         if mode not in ('recent', 'frequent'): raise ValueError(f"mode must be 'recent' or 'frequent', got {mode!r}")
-        super().__init__(k, max_ngram, min_ngram, branches, adaptive); self.mode = mode
+        super().__init__(k, max_ngram, min_ngram, branches, length, cost); self.mode = mode
     def reset(self, target, tokens, sampling, generator=None):
         super().reset(target, tokens, sampling, generator)
         self.index = NGramIndex(self.max_ngram, self.min_ngram); self.index.extend(tokens)
@@ -150,7 +199,7 @@ class NGramCacheProposer(NGramDrafter):
         self.index.extend(tokens)   # a no-op when `update` has indexed them already
         key = self.index.longest(tokens)
         if key is None: return None
-        f = self.index.recent if self.mode == 'recent' else self.index.frequent
-        return self._draft(f(tokens, key, min(self.cur_k, max_tokens), self.branches))
+        f, L = self.index.recent if self.mode == 'recent' else self.index.frequent, self._budget(len(key), max_tokens)
+        return self._draft(f(tokens, key, L, self.branches)) if L else None
     def update(self, tokens: list[int], v: Verdict, d: Draft | None):
         super().update(tokens, v, d); self.index.extend(tokens)
