@@ -166,7 +166,7 @@ _ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_
 our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
 our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
 our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
-our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 3), N=setup.params.get('N', 4), G=setup.params.get('G', 2)))   # the best of a sweep on the CPU
+our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 3), N=setup.params.get('N', 4), G=setup.params.get('G', 2), pool_from_output=setup.params.get('pool_from_output', True)))   # the best of a sweep on the CPU
 def _medusa(setup):
     "Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the heads' measured accuracy."
     n, h = setup.params.get('medusa_nodes'), setup.medusa

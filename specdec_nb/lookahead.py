@@ -62,9 +62,9 @@ def lookahead_draft(cands: list[list[int]], window: list[list[int]], device='cpu
 # %% ../nbs/07_lookahead.ipynb #c21d9503
 class LookaheadProposer(Proposer):
     "Lookahead decoding: Jacobi iterations over `W` positions and `N-1` levels feed an N-gram pool; up to `G` pooled N-grams continuing the last token are verified."
-    def __init__(self, W: int = 5, N: int = 3, G: int = 5, pool_from_prompt: bool = True, seed: int = 0):
+    def __init__(self, W: int = 5, N: int = 3, G: int = 5, pool_from_prompt: bool = True, pool_from_output: bool = False, seed: int = 0):
         _check_args(W, N, G)
-        self.W, self.N, self.G, self.pool_from_prompt, self.seed = W, N, G, pool_from_prompt, seed
+        self.W, self.N, self.G, self.pool_from_prompt, self.pool_from_output, self.seed = W, N, G, pool_from_prompt, pool_from_output, seed
     def reset(self, target, tokens, sampling, generator=None):
         super().reset(target, tokens, sampling, generator)
         self.pool = NGramPool(self.N, self.G)
@@ -79,6 +79,8 @@ def _lookahead_propose(self: LookaheadProposer, tokens: list[int], max_tokens: i
     return lookahead_draft(cands, self.window if self._scored else [], self.target.device)
 
 def _lookahead_update(self: LookaheadProposer, tokens: list[int], v: Verdict, d: Draft | None):
+    if self.pool_from_output:   # the N-grams that end in this step's committed tokens: the target's own continuations
+        for j in range(max(len(tokens) - len(v.tokens), self.N - 1), len(tokens)): self.pool.add(tokens[j - self.N + 1: j + 1])
     L = len(self.window)
     if not self._scored or d is None or d.n_extra != L * self.W: return
     top = 1 + d.n_verify + (L - 1) * self.W            # logits row of the top level's first node (row 0 = the root)
