@@ -120,7 +120,7 @@ class NGramDrafter(Proposer):
 
 # %% ../nbs/06_ngram.ipynb #18e7b593
 def _ngram_update(self: NGramDrafter, tokens: list[int], v: Verdict, d: Draft | None):
-    if d is None: return
+    if d is None or self.length == 'fixed': return
     if self.lengths is not None: return self.lengths.update(self._strength, len(d), v.n_accepted)
     full = v.n_accepted == max(draft_depths(d))
     self.cur_k = min(self.k, 2 * self.cur_k) if full else max(1, v.n_accepted + 1)
@@ -139,7 +139,8 @@ class PromptLookupProposer(NGramDrafter):
         self._sync(tokens); a = self.buf[:self.n]
         n, pos = longest_match(a, self.max_ngram, self.min_ngram)
         if not n: return None
-        L = self._budget(match_extent(a, int(pos[0]), n), min(max_tokens, len(a) - int(pos[0]) - n))
+        strength = match_extent(a, int(pos[0]), n) if self.lengths is not None else 0   # only the cost model keys on it
+        L = self._budget(strength, min(max_tokens, len(a) - int(pos[0]) - n))
         return self._draft(continuations(a, n, pos, L, self.branches)) if L else None
 
 # %% ../nbs/06_ngram.ipynb #f82c6876

@@ -84,18 +84,19 @@ def _read_jsonl(path) -> list[dict]:
     return [json.loads(l) for l in p.read_text().splitlines() if l.strip()] if p.exists() else []
 
 @torch.inference_mode()
-def self_distill(model, tok, prompts: list[dict], path, max_new_tokens: int = 128, batch_size: int = 16, progress: bool = True) -> list[dict]:
-    "The target's greedy answers `{group, prompt_ids, answer_ids}` to `prompts`, appended to `path` (resumes)."
+def self_distill(model, tok, prompts: list[dict], path, max_new_tokens: int = 128, batch_size: int = 16, progress: bool = True,
+                 chunk: int = 8) -> list[dict]:
+    "The target's greedy answers `{group, prompt_ids, answer_ids}` to `prompts`, appended to `path` in order (resumes)."
     from tqdm.auto import tqdm
-    from specdec_nb.models import chat_ids
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    done = _read_jsonl(path)
-    todo = prompts[len(done):]
+    done = _read_jsonl(path); todo, C = prompts[len(done):], batch_size * chunk
     with tqdm(total=len(prompts), initial=len(done), desc='self-distilling', disable=not progress) as bar, path.open('a') as f:
-        for i in range(0, len(todo), batch_size):
-            for r in _answer_batch(model, tok, todo[i:i + batch_size], max_new_tokens):
-                f.write(json.dumps(r) + '\n'); done.append(r)
-            f.flush(); bar.update(len(todo[i:i + batch_size]))
+        for part in (todo[i:i + C] for i in range(0, len(todo), C)):
+            order, out = sorted(range(len(part)), key=lambda j: len(part[j]['text'])), {}
+            for js in (order[b:b + batch_size] for b in range(0, len(order), batch_size)):
+                out.update(zip(js, _answer_batch(model, tok, [part[j] for j in js], max_new_tokens))); bar.update(len(js))
+            for j in range(len(part)): f.write(json.dumps(out[j]) + '\n'); done.append(out[j])
+            f.flush()
     return done
 
 # %% ../nbs/08_training.ipynb #f9965a73
