@@ -45,7 +45,6 @@ def main():
     ap.add_argument('sets', nargs='+', help='training sets: template, rest, rest-half, both (template + rest)')
     ap.add_argument('--steps', type=int, default=1000); ap.add_argument('--exit-layer', type=int, default=4)
     a = ap.parse_args()
-    torch.set_num_threads(torch.get_num_threads())
     model, tok = load_smollm2(); model.requires_grad_(False)
     layers = (-1,) if a.student == 'medusa' else (a.exit_layer, -1)
     tag = '_'.join(map(str, layers)); d = cache_dir() / 'scaling'

@@ -11,7 +11,7 @@
    the curve interpolated from sizes 1, 2, 3, 4, 6, 8, 12, 16 (what the first version of `cost_curve` measured) while
    the steps are still charged the full curve.
 """
-import argparse, json, os
+import argparse, json
 import numpy as np
 
 def futures(limit: int) -> list[dict]:
@@ -34,23 +34,23 @@ def interpolated(cost, sizes=(1, 2, 3, 4, 6, 8, 12, 16)) -> list[float]:
     return list(np.interp(range(1, len(cost) + 1), ns, [cost[n - 1] for n in ns]))
 
 def replay(data, cost, rule: str, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, plan=None) -> float:
-    "Tokens per unit of T(1) over all prompts for `rule` in 'cost' (planning with `plan`, default `cost`), 'adaptive', 'fixed', 'oracle' (drafts exactly what will be accepted)."
-    from specdec_nb.ngram import DraftLength, longest_match, match_extent
+    "Tokens per unit of T(1) over all prompts for `rule` in 'cost' (planning with `plan`, default `cost`), 'adaptive', 'fixed' (06_ngram's own `PromptLookupProposer`), 'oracle' (drafts exactly what will be accepted)."
+    from types import SimpleNamespace
+    from specdec_nb.core import Sampling, Verdict
+    from specdec_nb.ngram import PromptLookupProposer
     c = lambda n: cost[min(n, len(cost)) - 1]
     toks, spent = 0, 0.0
     for r in data:
-        a, P, out, t = np.array(r['prompt'] + r['out']), len(r['prompt']), r['out'], 0
-        dl, cur = DraftLength((plan or cost)[:k + 1]), k
+        P, out, t = len(r['prompt']), r['out'], 0
+        seq = r['prompt'] + out
+        pl = PromptLookupProposer(k, max_ngram, min_ngram, length='fixed' if rule == 'oracle' else rule, cost=(plan or cost)[:k + 1])
+        pl.reset(SimpleNamespace(device='cpu'), seq[:P], Sampling())
         while t < len(out):
-            ctx = a[:P + t]; n, pos = longest_match(ctx, max_ngram, min_ngram); d = []
-            if n:
-                i = int(pos[0]); cont = ctx[i + n: i + n + k].tolist(); e = match_extent(ctx, i, n)
-                L = {'cost': lambda: dl.length(e, len(cont)), 'adaptive': lambda: min(cur, len(cont)),
-                     'fixed': lambda: len(cont), 'oracle': lambda: lcp(cont, out[t:])}[rule]()
-                d = cont[:L]
+            ctx = seq[:P + t]; dr = pl.propose(ctx, 10 ** 9)
+            d = [] if dr is None else dr.tokens.tolist()
+            if rule == 'oracle': d = d[:lcp(d, out[t:])]
             acc = lcp(d, out[t:])
-            if d:
-                dl.update(e, len(d), acc); cur = min(k, 2 * cur) if acc == len(d) else max(1, acc + 1)
+            if d: pl.update(ctx, Verdict(list(range(acc)), out[t:t + acc + 1]), dr)
             t += min(acc + 1, len(out) - t); spent += c(len(d) + 1)
         toks += len(out)
     return toks / spent
