@@ -80,7 +80,7 @@ def ancestor_mask(d: Draft) -> torch.Tensor:
         if a >= 0: m[i] |= m[a]
     return m
 
-# %% ../nbs/00_core.ipynb #878684f9
+# %% ../nbs/00_core.ipynb #c777904e
 def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
     "A distribution `q` over the token ids `ids` (`(..., len(ids))`) as one over the full vocabulary `(..., vocab_size)`."
     return q.new_zeros(*q.shape[:-1], vocab_size).index_copy(-1, ids.to(q.device), q)

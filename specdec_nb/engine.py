@@ -180,7 +180,7 @@ class Request:
     @property
     def vocab_size(self) -> int: return vocab_size(self.model)
 
-# %% ../nbs/02_engine.ipynb #a432e72a
+# %% ../nbs/02_engine.ipynb #66090f47
 @dataclass
 class Feedback:
     "What a proposer is told after each step: the outcome, and the target outputs it declared in `needs`."
@@ -190,7 +190,7 @@ class Feedback:
     logits: torch.Tensor | None = None   # (1+len(draft), V): this forward's logits at the root and every node
     hidden: torch.Tensor | None = None   # (1+accepted, H): top-layer states at the root and the accepted path
 
-# %% ../nbs/02_engine.ipynb #7eed212b
+# %% ../nbs/02_engine.ipynb #2dbf8510
 class Proposer:
     "Base class of drafters: `propose` drafts; `reset` and `update` keep whatever state a drafter needs."
     needs: frozenset = frozenset()       # what it reads from the target: a subset of {'logits', 'hidden'}
@@ -293,7 +293,7 @@ class _Loop:
     stats: Stats
     streamer: object = None
 
-# %% ../nbs/02_engine.ipynb #51f46833
+# %% ../nbs/02_engine.ipynb #ebdf040a
 @patch
 def step(self: _Loop, left: int) -> bool:
     "Draft, score, verify, commit, emit at most `left` tokens; False once EOS was emitted."

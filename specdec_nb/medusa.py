@@ -13,7 +13,8 @@ from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
 from .engine import Proposer, Request, Feedback
 from .tree import static_tree
-from .training import train, kl_to_target, fingerprint, save_weights, load_weights, read_checkpoint, asset_path
+from .training import train, kl_to_target
+from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['ResBlock', 'MedusaHeads', 'medusa_batches', 'medusa_loss', 'train_medusa', 'save_medusa', 'load_medusa',

@@ -12,7 +12,8 @@ from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
-from .training import fingerprint, save_weights, load_weights, seq_batches, kl_to_target, train, read_checkpoint, asset_path
+from .training import seq_batches, kl_to_target, train
+from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
