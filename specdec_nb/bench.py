@@ -113,12 +113,14 @@ def variant(setup: BenchSetup, over: dict) -> BenchSetup:
 
 # %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
+    "Our `generate`: (new tokens, target forwards, seconds per phase of the steps)."
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, generator=g, verify_fn=verify_fn)
-    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps
+    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
 
 def run_hf(setup: BenchSetup, ids, **kw):
+    "transformers' `generate` with the same sampling request and seed: (new tokens, None)."
     torch.manual_seed(setup.seed)
     samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=1.0) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
@@ -139,6 +141,7 @@ def _hf_early_exit(setup, ids, future):
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
 PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-early-exit': _hf_early_exit,
+                  'hf-static': lambda setup, ids, future: run_hf(setup, ids, cache_implementation='static'),
                   'hf-pld': lambda setup, ids, future: run_hf(setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
 
 # %% ../nbs/10_bench.ipynb #303a947b
@@ -153,6 +156,10 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     fw = [r['forwards'] for r in ok]
     out = dict(n=len(ok), new_tokens=toks, seconds=round(secs, 4), tokens_per_s=toks / secs if secs > 0 else None,
                tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None, speedup=None, exact=None)
+    if ok and all(r.get('phases') for r in ok):   # where our steps' time went, summed over the prompts
+        out['phases'] = {p: round(sum(r['phases'][p] for r in ok), 4) for p in ok[0]['phases']}
+        work = out['phases'].get('target_forward', 0) + out['phases'].get('draft_forward', 0)
+        out['overhead'] = 1 - work / sum(out['phases'].values()) if sum(out['phases'].values()) else None
     both = [r for r in ok if r['prompt'] in base]
     if both:
         bs, bt = sum(base[r['prompt']]['seconds'] for r in both), sum(base[r['prompt']]['new_tokens'] for r in both)
@@ -215,9 +222,10 @@ def check_methods(methods: list[str]):
 
 def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
-    try: toks, fw = runner(method)(setup, ids, future)
+    try: toks, fw, *times = runner(method)(setup, ids, future)
     except Exception as e: return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
-    return dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
+    out = dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
+    return dict(out, phases=times[0]) if times and times[0] else out
 
 # %% ../nbs/10_bench.ipynb #19aa007b
 def _prepare(setup, methods, prompts, limit):

@@ -29,6 +29,7 @@ class DraftModelProposer(Proposer):
         self.model, self.k_start, self.adaptive, self.max_k = draft_model, k, adaptive, max_k
         self.cache_kw = _cache_kw(draft_model)
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (see below)
+    def draft_modules(self): return [self.model, self.model.base_model]   # the reduced-vocabulary path calls the base
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)

@@ -136,6 +136,7 @@ class MedusaProposer(Proposer):
         self.tree = static_tree(choices, max_depth=heads.n_heads)
         self.R, self._chain = max(self.tree.ranks) + 1, self.tree.parents == list(range(-1, len(self.tree) - 1))
         self._d, self._r = torch.tensor(self.tree.depths) - 1, torch.tensor(self.tree.ranks)
+    def draft_modules(self): return [self.heads]
     def reset(self, req: Request):
         super().reset(req)
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1]

@@ -92,6 +92,7 @@ class LayerwiseTarget(Target):
 def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.Tensor:
     "Like `Target.forward`, but the lower layers' work that the drafter already did (`pre`) is reused."
     if d is not None and not d.is_chain: raise ValueError("LayerwiseTarget scores chains only (self-speculative drafts are chains)")
+    t0 = time.perf_counter()
     ids = torch.tensor([root] + ([] if d is None else d.tokens.tolist()), device=self.device)
     m = min(len(self.pre), len(ids)) if self.reuse and self.pre is not None else 0
     n = self.n_cached
@@ -100,7 +101,9 @@ def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.T
     h = run_layers(self.base, self.lower, self.base.embed_tokens(ids[m:][None]), self.cache, n + m)
     if m: h = torch.cat([self.pre[None, :m], h], 1)
     self.exit_all, self.pre = h[0], None
-    return self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
+    logits = self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
+    self.times['target_forward'] += time.perf_counter() - t0
+    return logits
 
 @patch
 def commit(self: LayerwiseTarget, d: Draft | None, path: list[int]):
@@ -159,6 +162,11 @@ def reset(self: SelfSpecProposer, req: Request):
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]   # the adapter's cache, how many positions it holds; the full vocabulary size
+
+@patch
+def draft_modules(self: SelfSpecProposer) -> list:
+    "The drafting layers (the shared lower ones are timed only while drafting), and the adapter or the norm."
+    return self.target.lower + (self._rest if self.adapter is None else [self.adapter.layer]) + [self._norm]
 
 @patch
 def _adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:

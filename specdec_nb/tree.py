@@ -59,6 +59,7 @@ class TreeDraftProposer(Proposer):
         self.depth = depth or (self.tree.depth if self.tree else 4)
         self.model, self.topk, self.total_tokens, self.sample_siblings = draft_model, topk, total_tokens, sample_siblings
         self._kw = _cache_kw(draft_model)
+    def draft_modules(self): return [self.model]
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
