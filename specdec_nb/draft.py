@@ -9,7 +9,7 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
-from .engine import Proposer, Request, Feedback, _cache_kw
+from .engine import Proposer, Request, Feedback, _cache_kw, next_length
 
 # %% auto #0
 __all__ = ['check_same_vocab', 'DraftModelProposer']
@@ -73,4 +73,4 @@ def update(self: DraftModelProposer, fb: Feedback):
     valid = self.n_before + min(v.n_accepted, len(d) - 1)
     if self.n_fed > valid: self.cache.crop(valid - self.n_fed)
     self.n_fed = valid
-    if self.adaptive: self.k = min(self.k + 2, self.max_k) if v.n_accepted == len(d) else max(1, self.k - 1)
+    if self.adaptive: self.k = next_length(self.k, v.n_accepted, len(d), self.max_k, free=False)

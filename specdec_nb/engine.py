@@ -15,7 +15,7 @@ from .kernels import FastLinears, kernel_plan
 
 # %% auto #0
 __all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'Request', 'Feedback',
-           'Proposer', 'OracleProposer', 'fit_draft', 'GenerateOutput', 'generate', 'DraftClock']
+           'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -144,7 +144,7 @@ class Stats:
     @property
     def acceptance_rate(self): return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
 
-# %% ../nbs/02_engine.ipynb #607719b1
+# %% ../nbs/02_engine.ipynb #898cf74b
 PHASES = ('draft_forward', 'draft_other', 'mask', 'target_forward', 'verify', 'commit', 'update', 'loop')
 
 @patch(as_prop=True)
@@ -285,6 +285,12 @@ def fit_draft(d: Draft | None, budget: int) -> Draft | None:
     n_extra = sum(1 for i in keep if i >= d.n_verify)
     return Draft(d.tokens[keep], parents=parents, q=None if d.q is None else d.q[keep], n_extra=n_extra)
 
+# %% ../nbs/02_engine.ipynb #e8767aff
+def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) -> int:
+    "The adaptive draft length after a step that accepted `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."
+    if n_accepted >= n_drafted: return min(most, 2 * k if free else k + 2)
+    return max(1, n_accepted + 1 if free else k - 1)
+
 # %% ../nbs/02_engine.ipynb #a1a8f05e
 @dataclass
 class GenerateOutput:
@@ -325,7 +331,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
 
-# %% ../nbs/02_engine.ipynb #a8c8e105
+# %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:
     "Times the forwards of a drafter's `modules` into `times['draft_forward']`, only while `on` (shared layers stay untimed)."
     def __init__(self, modules, times: dict):
