@@ -44,6 +44,7 @@ def our_method(name: str, needs: str | None = None):
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
 class BenchSetup:
+    "One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads, an adapter, a skip set) loaded on first use."
     model: object
     tok: object = None
     max_new_tokens: int = 128
@@ -125,12 +126,14 @@ def variant(setup: BenchSetup, over: dict) -> BenchSetup:
 
 # %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
+    "One generation with our loop under `setup`'s settings: `(new token ids, target forwards)`."
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, generator=g, verify_fn=verify_fn)
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps
 
 def run_hf(setup: BenchSetup, ids, **kw):
+    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: its assisted / prompt-lookup options): `(new token ids, None)`."
     torch.manual_seed(setup.seed)
     samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=1.0) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
@@ -258,6 +261,7 @@ def check_needs(setup, name: str):
         raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):
+    "Raise a `BenchError` naming the valid methods when a name (or a `NAME:KEY=VALUE` variant) in `methods` is unknown or malformed."
     try: bad = [m for m in methods if method_spec(m)[0] not in METHODS]
     except ValueError as e: raise BenchError(f"bad method variant: {e}") from None
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
@@ -356,9 +360,10 @@ def format_table(result: dict) -> str:
     for m, r in ms.items():
         lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} {_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r['exact']):>6} {len(r['errors']):>6}")
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
-    lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g[:11]:>11}' for g in groups)]
+    w = max([11] + [len(g) for g in groups])                                   # group names in full
+    lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g:>{w}}' for g in groups)]
     for m, r in ms.items():
-        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>11}" for g in groups))
+        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>{w}}" for g in groups))
     oc = result['config'].get('oracle_ceiling')
     if oc: lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
                      f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} {'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]

@@ -26,6 +26,7 @@ def _common(p):
 
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
+    "The `specdec` argument parser: the `bench`, `generate` and `demo` subcommands and their options."
     ap = argparse.ArgumentParser(prog='specdec', description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
     b = sub.add_parser('bench', help='benchmark methods side by side (BENCH.md)')
@@ -55,6 +56,7 @@ def _setup(a):
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
+    "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
     from specdec_nb.bench import run_bench, format_table, plot_result, check_methods, split_methods, BenchError
     methods = split_methods(a.methods)
     check_methods(methods)
@@ -79,6 +81,7 @@ def make_proposer(name: str, setup, future=None):
 
 # %% ../nbs/12_cli.ipynb #7014960f
 def cmd_generate(a):
+    "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
     from specdec_nb.engine import generate
@@ -96,6 +99,7 @@ def cmd_generate(a):
 
 # %% ../nbs/12_cli.ipynb #b6408167
 def cmd_demo(a):
+    "`specdec demo`: plain against speculative decoding on one prompt: timing, tau and the identical-output check."
     import torch
     from specdec_nb.models import load_prompts, chat_ids
     from specdec_nb.engine import generate

@@ -13,9 +13,12 @@ from .engine import Proposer, Target, _cache_kw
 __all__ = ['vocab_size', 'check_same_vocab', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
-def vocab_size(model) -> int: return model.get_output_embeddings().weight.shape[0]
+def vocab_size(model) -> int:
+    "The number of tokens `model`'s LM head scores (its output vocabulary, padding rows included)."
+    return model.get_output_embeddings().weight.shape[0]
 
 def check_same_vocab(target, draft):
+    "Raise a `ValueError` unless the draft scores the same vocabulary as the target (the verifier compares token ids)."
     vt, vd = vocab_size(target), vocab_size(draft)
     if vt != vd: raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
 

@@ -70,7 +70,9 @@ def spec_bench_path() -> Path:
     import importlib.resources
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'spec_bench_dev.jsonl'))
 
-def prompt_group(category: str) -> str: return category if category in SPEC_BENCH_GROUPS else 'mt-bench'
+def prompt_group(category: str) -> str:
+    "The benchmark group of a Spec-Bench category: itself for the five task groups, `mt-bench` for MT-bench's categories."
+    return category if category in SPEC_BENCH_GROUPS else 'mt-bench'
 
 # %% ../nbs/01_models.ipynb #a9758b7b
 def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
