@@ -101,7 +101,7 @@ def test_no_broken_internal_links_and_nothing_remote(site):
     assert not remote, remote[:20]                                             # no CDN: MathJax and all assets are local
 
 def test_benchmark_figure(site):
-    imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('standard_n8.png')]
+    imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('summary.png')]
     assert imgs and (site / imgs[0]).read_bytes()[:4] == b'\x89PNG'
 
 def test_renders_in_chromium(site, tmp_path):
@@ -213,3 +213,10 @@ def test_every_export_has_a_docstring():
             doc = o.__doc__ or ''
             if not doc.strip() or doc.startswith(f'{n}(') or doc.startswith('Call self as'): missing.append(f'{m.name}.{n}')
     assert not missing, missing
+
+def test_readme_is_generated(tmp_path):
+    "README.md is what `tools/make_readme.py` writes from nbs/index.ipynb, whose results table is the stored runs' (edit the notebook, then `make readme`)."
+    import make_readme
+    out = tmp_path / 'README.md'; make_readme.readme(ROOT / 'nbs' / 'index.ipynb', out)
+    assert out.read_text() == (ROOT / 'README.md').read_text(), 'README.md is stale: run `make readme`'
+    assert make_readme.summary_markdown(figure=False) in out.read_text(), 'the results table is stale: run `make readme`'
