@@ -8,7 +8,8 @@ import argparse, sys, time
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['build_parser', 'cmd_bench', 'make_proposer', 'cmd_generate', 'cmd_demo', 'main']
+__all__ = ['DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'make_proposer',
+           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'main']
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
@@ -17,18 +18,21 @@ def _common(p):
     p.add_argument('--device', default=None, help='cpu or cuda (default: cuda when available)')
     p.add_argument('--max-new-tokens', type=int, default=128)
     p.add_argument('--temperature', type=float, default=0.0, help='0 = greedy')
+    p.add_argument('--top-p', type=float, default=1.0, help='nucleus sampling: keep the most likely tokens up to this probability (with --temperature > 0)')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--k', type=int, default=7, help='draft length (draft, oracle, and the peers)')
     p.add_argument('--draft-layers', type=int, default=10, help="layers of the fallback draft (the target's first layers), used when no trained draft fits the target")
     p.add_argument('--draft-model', default=None, help="a draft model name or path (default: the shipped distilled draft for the embedded SmolLM2, else the target cut to --draft-layers)")
     p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE', help='a method parameter, e.g. pld_k=10 (repeatable)')
-    p.add_argument('--threads', type=int, default=None, help='torch threads (default: all cores)')
+    p.add_argument('--threads', type=int, default=None, help='torch threads (default: all cores, fewer when the machine is too busy for them)')
 
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
+    "The `specdec` argument parser: the `bench`, `generate` and `demo` subcommands and their options."
     ap = argparse.ArgumentParser(prog='specdec', description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
-    b = sub.add_parser('bench', help='benchmark methods side by side (BENCH.md)')
+    b = sub.add_parser('bench', help="benchmark methods side by side: Spec-Bench prompts, every method interleaved per prompt, speedups against transformers' generate",
+                       description="The benchmark protocol is described on the docs' bench page (nbs/10_bench.ipynb).")
     b.add_argument('--methods', required=True, help='comma-separated method names; NAME:KEY=VALUE:... runs a variant with its own parameters (e.g. lookahead:W=3:G=2)')
     b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
@@ -39,31 +43,74 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog='methods (--method):\n' + methods_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     g.add_argument('prompt', nargs='?', default=None); g.add_argument('--file', default=None, help='read the prompt from a file')
     g.add_argument('--method', default='vanilla'); _common(g)
-    d = sub.add_parser('demo', help='vanilla vs speculative on one Spec-Bench prompt'); d.add_argument('--method', default='pld'); _common(d)
+    d = sub.add_parser('demo', help='plain vs speculative decoding on one prompt: timing, tau, the identical-output check')
+    d.add_argument('prompt', nargs='?', default=None, help='your own prompt (default: a Spec-Bench summarization request)')
+    d.add_argument('--method', default='pld'); d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)'); _common(d)
     return ap
+
+# %% ../nbs/12_cli.ipynb #d0e1f2a2
+def check_device(device: str | None):
+    "Raise a one-line `ValueError` when torch cannot use `device` (None: the default, always fine)."
+    import torch
+    if device is None: return
+    try: dev = torch.device(device)
+    except RuntimeError: raise ValueError(f"--device {device!r}: not a device torch knows (cpu, cuda, cuda:1, mps)") from None
+    if dev.type == 'cuda' and not torch.cuda.is_available():
+        why = 'this torch build has no CUDA support' if torch.version.cuda is None else 'no CUDA device is visible'
+        raise ValueError(f"--device {device}: {why} (torch {torch.__version__}); use --device cpu, or install a CUDA build of torch")
+    if dev.type == 'cuda' and (dev.index or 0) >= torch.cuda.device_count():
+        raise ValueError(f"--device {device}: only {torch.cuda.device_count()} CUDA device(s) visible")
+    if dev.type == 'mps' and not torch.backends.mps.is_available(): raise ValueError(f"--device {device}: MPS is not available here")
+
+# %% ../nbs/12_cli.ipynb #d0e1f2a3
+_RULES = (('max_new_tokens', lambda v: v > 0, 'positive'), ('temperature', lambda v: 0 <= v < float('inf'), '>= 0 (0 = greedy)'),
+          ('top_p', lambda v: 0 < v <= 1, 'in (0, 1]'), ('k', lambda v: v >= 1, '>= 1'), ('draft_layers', lambda v: v >= 1, '>= 1'),
+          ('threads', lambda v: v is None or v >= 1, '>= 1'), ('limit', lambda v: v is None or v > 0, 'positive'),
+          ('repeats', lambda v: v >= 1, '>= 1'), ('dtype', lambda v: v in (None, 'fp32', 'float32', 'bf16', 'bfloat16', 'fp16', 'float16'), 'fp32, bf16 or fp16'))
+
+def check_numbers(a):
+    "Raise a one-line `ValueError` for the first option of `a` out of its range."
+    for name, ok, want in _RULES:
+        if hasattr(a, name) and not ok(getattr(a, name)): raise ValueError(f"--{name.replace('_', '-')} must be {want}, got {getattr(a, name)}")
+
+# %% ../nbs/12_cli.ipynb #d0e1f2a4
+def check_args(a):
+    "Every check that needs no model, before any model loads; records in `a` how to load the models (`model_kw`, `draft_kw`)."
+    from specdec_nb.bench import PROPOSERS, BenchError, check_methods, method_spec, split_methods
+    from specdec_nb.models import check_model_source
+    check_numbers(a); check_device(a.device)
+    check_methods(split_methods(a.methods) if a.cmd == 'bench' else [a.method])
+    name = None if a.cmd == 'bench' else method_spec(a.method)[0]
+    if name is not None and name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `{a.cmd}` runs ours: {', '.join(sorted(PROPOSERS))}")
+    if name == 'oracle': raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
+    if a.cmd == 'demo' and name == 'vanilla': raise ValueError("the demo compares plain decoding (vanilla) with a speculative method: give one")
+    if getattr(a, 'prompts', None) and not Path(a.prompts).is_file(): raise BenchError(f"prompt file not found: {a.prompts}")
+    if getattr(a, 'file', None) and not Path(a.file).is_file(): raise FileNotFoundError(f"--file not found: {a.file}")
+    a.model_kw = {} if a.model == 'smollm2' else check_model_source(a.model)
+    a.draft_kw = check_model_source(a.draft_model) if a.draft_model else {}
 
 # %% ../nbs/12_cli.ipynb #4ad97352
 def _setup(a):
     import torch
-    from specdec_nb.models import load_model, load_smollm2
+    from specdec_nb.models import load_model, load_smollm2, fit_threads
     from specdec_nb.bench import BenchSetup, parse_params
-    if a.threads: torch.set_num_threads(a.threads)
     dev = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
-    model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev)
-    dm = load_model(a.draft_model, dtype, dev)[0] if a.draft_model else None
-    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, seed=a.seed, k=a.k,
+    if a.threads: torch.set_num_threads(a.threads)
+    elif not dev.startswith('cuda'): fit_threads()
+    name = 'the embedded SmolLM2-135M-Instruct' if a.model == 'smollm2' else a.model
+    print(f'specdec: loading {name} ({dtype}, {dev}, {torch.get_num_threads()} thread{"s" if torch.get_num_threads() > 1 else ""})', file=sys.stderr, flush=True)
+    model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev, **a.model_kw)
+    dm = load_model(a.draft_model, dtype, dev, **a.draft_kw)[0] if a.draft_model else None
+    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p, seed=a.seed, k=a.k,
                       draft_layers=a.draft_layers, draft_model=dm, params=parse_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
-    from specdec_nb.bench import run_bench, format_table, plot_result, check_methods, split_methods, BenchError
-    methods = split_methods(a.methods)
-    check_methods(methods)
-    if a.limit is not None and a.limit <= 0: raise BenchError(f"--limit must be positive, got {a.limit}")
-    if a.prompts and not Path(a.prompts).exists(): raise BenchError(f"prompt file not found: {a.prompts}")
+    "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
+    from specdec_nb.bench import run_bench, format_table, plot_result, split_methods
     setup = _setup(a)
-    res = run_bench(setup, methods, a.prompts, a.limit, a.repeats, a.json, progress=not a.no_progress)
+    res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json, progress=not a.no_progress)
     print(format_table(res))
     if a.plot: plot_result(res, a.plot); print(f'figure: {a.plot}')
     if a.json: print(f'json: {a.json}')
@@ -85,38 +132,72 @@ def make_proposer(name: str, setup, future=None):
 
 # %% ../nbs/12_cli.ipynb #7014960f
 def cmd_generate(a):
+    "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
-    from specdec_nb.engine import generate
+    from specdec_nb.engine import generate, cost_curve
     if a.file: text = Path(a.file).read_text(encoding='utf-8')
     elif a.prompt is not None: text = a.prompt
     else: raise ValueError("give a prompt, or --file")
     if not text.strip(): raise ValueError("empty prompt")
     setup = _setup(a); ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)
-    o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0, temperature=a.temperature or 1.0,
+    if prop is not None: cost_curve(setup.model)     # the machine's forward costs (cost-aware drafters plan with them): once, untimed
+    o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0, temperature=a.temperature or 1.0, top_p=a.top_p,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
-    print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: {s.tokens_per_s:.1f} tok/s, tau {s.tau:.2f}, acceptance {s.acceptance_rate:.2f}")
+    print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: {s.tokens_per_s:.1f} tok/s, tau {s.tau:.2f} (tokens per target "
+          f"forward; plain decoding 1.00), acceptance {s.acceptance_rate:.2f}")
     return o
+
+# %% ../nbs/12_cli.ipynb #d0e1f2b1
+DEMO_QUESTION = 256   # a Spec-Bench summarization request whose answer quotes its article
+
+def describe(name: str, proposer) -> str:
+    "One line on what method `name` does: the first line of its proposer's docstring (plain decoding for `vanilla`)."
+    import inspect
+    doc = 'plain decoding, one forward pass of the target per token' if proposer is None else inspect.getdoc(type(proposer)) or ''
+    return f"{name}: {doc.splitlines()[0] if doc else type(proposer).__name__}"
+
+def demo_prompt(tok, text: str | None = None):
+    "The demo's prompt as ids `(1, T)`, and a line saying what it is (`text`, else Spec-Bench request `DEMO_QUESTION`)."
+    from specdec_nb.models import load_prompts, chat_ids
+    what = 'your prompt'
+    if text is None:
+        pr = next(p for p in load_prompts() if p['question_id'] == DEMO_QUESTION); text = pr['text']
+        what = f"Spec-Bench {pr['category']} request {DEMO_QUESTION}, whose answer quotes its article"
+    ids = chat_ids(tok, text)
+    return ids, f"prompt ({what}, {ids.shape[1]} tokens): {text[:150]!r}{'...' if len(text) > 150 else ''}"
+
+# %% ../nbs/12_cli.ipynb #d0e1f2b2
+def demo_rounds(setup, ids, method: str, repeats: int = 3) -> list[tuple]:
+    "After a short warm-up of each, `repeats` rounds of plain decoding then `method`, each round reported on stderr: [(plain, spec) outputs]."
+    from specdec_nb.engine import generate
+    run = lambda name, n: generate(setup.model, ids, make_proposer(name, setup), max_new_tokens=n)
+    for name in ('vanilla', method): run(name, 8)                     # warm-up, not timed
+    rounds = []
+    for r in range(repeats):
+        rounds.append((run('vanilla', setup.max_new_tokens), run(method, setup.max_new_tokens)))
+        v, s = (o.stats.tokens_per_s for o in rounds[-1])
+        print(f'round {r + 1}/{repeats}: vanilla {v:.1f} tok/s, {method} {s:.1f} tok/s ({s / v:.2f}x)', file=sys.stderr)
+    return rounds
 
 # %% ../nbs/12_cli.ipynb #b6408167
 def cmd_demo(a):
-    import torch
-    from specdec_nb.models import load_prompts, chat_ids
-    from specdec_nb.engine import generate
-    setup = _setup(a)
-    pr = next(p for p in load_prompts() if p['group'] == 'summarization')
-    ids = chat_ids(setup.tok, pr['text']).to(setup.model.device)
-    print(f"prompt ({pr['category']}, {ids.shape[1]} tokens): {pr['text'][:160]!r}...\n")
-    runs = {}
-    for name in ('vanilla', a.method) * 2:   # the first round warms up
-        runs[name] = generate(setup.model, ids, make_proposer(name, setup), max_new_tokens=a.max_new_tokens)
-    v, s = runs['vanilla'], runs[a.method]
+    "`specdec demo`: plain against speculative decoding on one prompt: what the method does, timing with its spread, tau, the identical-output check."
+    import statistics, torch
+    from specdec_nb.engine import cost_curve
+    setup = _setup(a); ids, said = demo_prompt(setup.tok, a.prompt); ids = ids.to(setup.model.device)
+    print(said, describe(a.method, make_proposer(a.method, setup)), sep='\n')
+    print('speculative decoding: a cheap drafter guesses tokens, the target checks them all in one forward pass and keeps exactly its own.')
+    print('tau: tokens emitted per forward pass of the target (plain decoding: 1.00); fewer passes, less time.\n')
+    cost_curve(setup.model)                   # the machine's forward costs, which cost-aware drafters plan with: measured once, never timed
+    rounds = demo_rounds(setup, ids, a.method, a.repeats); (v, s), ups = rounds[-1], [b.stats.tokens_per_s / p.stats.tokens_per_s for p, b in rounds]
     print(setup.tok.decode(s.sequences[0, ids.shape[1]:], skip_special_tokens=True), '\n')
-    for n, o in runs.items(): print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau {o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
-    same = torch.equal(v.sequences, s.sequences)
-    print(f"\nspeedup {s.stats.tokens_per_s / v.stats.tokens_per_s:.2f}x; outputs identical: {same}")
+    for n, o in (('vanilla', v), (a.method, s)): print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau {o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
+    print(f"\nspeedup {statistics.median(ups):.2f}x (median of {len(ups)} rounds; {min(ups):.2f}x to {max(ups):.2f}x: timings vary with what else the machine runs)")
+    same = all(torch.equal(p.sequences, b.sequences) for p, b in rounds)
+    print(f"outputs identical: {'yes' if same else 'NO'} ({a.method}'s tokens against plain greedy decoding's, every round)")
     if not same: raise SystemExit("outputs differ: that is a bug")
 
 # %% ../nbs/12_cli.ipynb #0813f58d
@@ -124,6 +205,8 @@ def main(argv=None):
     "Entry point of the `specdec` console script."
     from specdec_nb.bench import BenchError
     a = build_parser().parse_args(argv)
-    try: return {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo}[a.cmd](a) and 0
+    try:
+        check_args(a)
+        return {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo}[a.cmd](a) and 0
     except (BenchError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr); raise SystemExit(2)

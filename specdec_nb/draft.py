@@ -16,7 +16,7 @@ __all__ = ['check_same_vocab', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
 def check_same_vocab(target, draft):
-    "Refuse a draft that scores another vocabulary than the target's: its tokens would mean other things."
+    "Raise a `ValueError` unless the draft scores the same vocabulary as the target (the verifier compares token ids)."
     vt, vd = vocab_size(target), vocab_size(draft)
     if vt != vd:
         raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")

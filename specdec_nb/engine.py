@@ -4,7 +4,8 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import inspect, time, weakref
+import hashlib, inspect, json, os, platform, sys, time, weakref
+from pathlib import Path
 from dataclasses import dataclass, field
 import torch
 from fastcore.basics import patch
@@ -14,8 +15,9 @@ from .models import vocab_size
 from .kernels import FastLinears, kernel_plan
 
 # %% auto #0
-__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'Request', 'Feedback',
-           'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
+__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'cost_curve',
+           'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
+           'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -110,17 +112,55 @@ def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
             t.cache.crop(-n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
 
-# %% ../nbs/02_engine.ipynb #6bbe53bd
-_COSTS = weakref.WeakKeyDictionary()   # model -> {(k, context): curve}
+# %% ../nbs/02_engine.ipynb #c0c1a2b4
+def model_fingerprint(model) -> str:
+    "A short hash of what a forward's cost depends on: the architecture (the config without names), dtype and device type."
+    cfg = {k: v for k, v in model.config.to_dict().items() if k not in ('_name_or_path', 'transformers_version', 'architectures')}
+    return hashlib.sha1(json.dumps([type(model).__name__, cfg, str(model.dtype), model.device.type],
+                                   sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3) -> list[float]:
-    "`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`, measured with `forward_times` once per model (and `k`, `context`), then cached."
-    got = _COSTS.setdefault(model, {})
-    if (k, context) not in got:
-        ctx = max(1, min(context, (_context_len(model.config) or 10 ** 9) - k - 2))
-        ts = forward_times(model, ctx, range(1, k + 2), reps)
-        got[(k, context)] = [t / ts[0] for t in ts]
-    return got[(k, context)]
+def machine_key(device='cpu') -> str:
+    "The machine a curve is measured on: the GPU's name on CUDA, else the CPU model and cores; torch threads and version."
+    dev = torch.device(device)
+    if dev.type == 'cuda': what = torch.cuda.get_device_name(dev)
+    else:
+        try: what = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name'))
+        except (OSError, StopIteration): what = platform.processor() or platform.machine()
+        what += f', {os.cpu_count()} cores'
+    return f'{platform.system()} {what}, threads={torch.get_num_threads()}, torch {torch.__version__}'
+
+# %% ../nbs/02_engine.ipynb #6bbe53bd
+_COSTS = weakref.WeakKeyDictionary()   # model -> {key: the longest curve measured}
+
+def _curves_file() -> Path:
+    from specdec_nb.models import cache_dir
+    return cache_dir() / 'cost_curves.json'
+
+def _stored_curves() -> dict:
+    try: return json.loads(_curves_file().read_text())
+    except (OSError, ValueError): return {}
+
+def _store_curve(key: str, curve: list[float]):
+    "Add one curve to the file (written whole, then renamed into place: readers never see half a file)."
+    f = _curves_file(); f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); tmp.write_text(json.dumps({**_stored_curves(), key: curve}, indent=1))
+    os.replace(tmp, f)
+
+# %% ../nbs/02_engine.ipynb #c0c1a2b5
+def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False, verbose: bool = True) -> list[float]:
+    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17) once per model
+    architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures again."""
+    key, mem = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}', _COSTS.setdefault(model, {})
+    c = None if refresh else mem.get(key) or _stored_curves().get(key)
+    if c is None or len(c) < k + 1:
+        K, t0 = max(k, 16), time.perf_counter()
+        if verbose: print(f'specdec: measuring this machine\'s forward cost T(n)/T(1), n = 1..{K + 1}, once for this model '
+                          f'(kept in {_curves_file()}) ...', end='', file=sys.stderr, flush=True)
+        ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
+        c = [t / ts[0] for t in ts]; _store_curve(key, c)
+        if verbose: print(f' {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+    mem[key] = c
+    return c[:k + 1]
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -285,7 +325,7 @@ def fit_draft(d: Draft | None, budget: int) -> Draft | None:
     n_extra = sum(1 for i in keep if i >= d.n_verify)
     return Draft(d.tokens[keep], parents=parents, q=None if d.q is None else d.q[keep], n_extra=n_extra)
 
-# %% ../nbs/02_engine.ipynb #e8767aff
+# %% ../nbs/02_engine.ipynb #94019d97
 def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) -> int:
     "The adaptive draft length after a step that accepted `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."
     if n_accepted >= n_drafted: return min(most, 2 * k if free else k + 2)
@@ -294,6 +334,7 @@ def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) 
 # %% ../nbs/02_engine.ipynb #a1a8f05e
 @dataclass
 class GenerateOutput:
+    "What `generate` returns: `sequences` `(1, prompt + new)` as transformers' `generate` does, and the run's `stats`."
     sequences: torch.Tensor
     stats: Stats
     def _repr_markdown_(self): return f"{self.sequences.shape[1]} tokens\n\n" + self.stats._repr_markdown_()

@@ -168,7 +168,9 @@ def typical(eps: float = 0.09, alpha: float = 0.3):
     return partial(typical_verify, eps=eps, alpha=alpha)
 
 # %% ../nbs/09_medusa.ipynb #8f7f8f5c
-def smollm2_medusa_path() -> Path: return asset_path('smollm2_medusa.safetensors')
+def smollm2_medusa_path() -> Path:
+    "Where the Medusa heads trained for the embedded SmolLM2 are shipped, inside the package."
+    return asset_path('smollm2_medusa.safetensors')
 
 def load_smollm2_medusa(target=None) -> MedusaHeads:
     "The shipped Medusa heads of the embedded SmolLM2 (loads the target too if not given)."

@@ -174,6 +174,9 @@ def plot_tree(d: Draft, path: list[int] | None = None, tok=None, ax=None, title:
         label = repr(tok.decode([t])) if tok is not None else str(t)
         ax.text(*xy(i), label, ha='center', va='center', fontsize=8, zorder=2,
                 bbox=dict(boxstyle='round', fc='palegreen' if i in on else 'white', ec='tab:green' if i in on else '0.5'))
-    ax.set_xlim(-0.5, max(depth + [1]) + 0.5); ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top; ax.axis('off')
+    D = max(depth + [1])
+    ax.set_xlim(-0.5, D + 0.5); ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top
+    ax.set_xticks(range(1, D + 1)); ax.set_xlabel('depth (tokens after the root)'); ax.set_yticks([])   # no meaningless axes
+    for side in ax.spines.values(): side.set_visible(False)
     if title: ax.set_title(title)
     return ax
