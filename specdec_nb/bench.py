@@ -44,7 +44,8 @@ def our_method(name: str, needs: str | None = None):
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
 class BenchSetup:
-    "One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads, an adapter, a skip set) loaded on first use."
+    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads,
+    an adapter, a skip set) loaded on first use."""
     model: object
     tok: object = None
     max_new_tokens: int = 128
@@ -137,7 +138,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps
 
 class _NoConfigNotice(logging.Filter):
-    "Drops transformers' deprecation notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
+    "Drops transformers' notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
     def filter(self, record): return 'Passing `generation_config` together with' not in record.getMessage()
 
 @contextlib.contextmanager
@@ -147,7 +148,7 @@ def _quiet_generate(log=logging.getLogger('transformers.generation.utils'), noti
     finally: log.removeFilter(notice)
 
 def run_hf(setup: BenchSetup, ids, **kw):
-    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: its assisted / prompt-lookup options): `(new token ids, None)`."
+    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: e.g. assisted generation): `(new ids, None)`."
     torch.manual_seed(setup.seed)
     samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id

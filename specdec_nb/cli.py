@@ -18,21 +18,23 @@ def _common(p):
     p.add_argument('--device', default=None, help='cpu or cuda (default: cuda when available)')
     p.add_argument('--max-new-tokens', type=int, default=128)
     p.add_argument('--temperature', type=float, default=0.0, help='0 = greedy')
-    p.add_argument('--top-p', type=float, default=1.0, help='nucleus sampling: keep the most likely tokens up to this probability (with --temperature > 0)')
+    p.add_argument('--top-p', type=float, default=1.0,
+                   help='nucleus sampling: keep the likeliest tokens up to this probability (with --temperature > 0)')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--k', type=int, default=7, help='draft length (draft, oracle, and the peers)')
     p.add_argument('--draft-layers', type=int, default=10, help="layers of the fallback draft (the target's first layers), used when no trained draft fits the target")
     p.add_argument('--draft-model', default=None, help="a draft model name or path (default: the shipped distilled draft for the embedded SmolLM2, else the target cut to --draft-layers)")
     p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE', help='a method parameter, e.g. pld_k=10 (repeatable)')
-    p.add_argument('--threads', type=int, default=None, help='torch threads (default: all cores, fewer when the machine is too busy for them)')
+    p.add_argument('--threads', type=int, default=None,
+                   help='torch threads (default: all cores, fewer when the machine is too busy for them)')
 
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
     "The `specdec` argument parser: the `bench`, `generate` and `demo` subcommands and their options."
     ap = argparse.ArgumentParser(prog='specdec', description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
-    b = sub.add_parser('bench', help="benchmark methods side by side: Spec-Bench prompts, every method interleaved per prompt, speedups against transformers' generate",
-                       description="The benchmark protocol is described on the docs' bench page (nbs/10_bench.ipynb).")
+    b = sub.add_parser('bench', description="The benchmark protocol is described on the docs' bench page (nbs/10_bench.ipynb).",
+                       help="methods side by side on Spec-Bench prompts, interleaved, speedups against transformers' generate")
     b.add_argument('--methods', required=True, help='comma-separated method names; NAME:KEY=VALUE:... runs a variant with its own parameters (e.g. lookahead:W=3:G=2)')
     b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
@@ -43,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument('--method', default='vanilla'); _common(g)
     d = sub.add_parser('demo', help='plain vs speculative decoding on one prompt: timing, tau, the identical-output check')
     d.add_argument('prompt', nargs='?', default=None, help='your own prompt (default: a Spec-Bench summarization request)')
-    d.add_argument('--method', default='pld'); d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)'); _common(d)
+    d.add_argument('--method', default='pld')
+    d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)'); _common(d)
     return ap
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a2
@@ -55,33 +58,43 @@ def check_device(device: str | None):
     except RuntimeError: raise ValueError(f"--device {device!r}: not a device torch knows (cpu, cuda, cuda:1, mps)") from None
     if dev.type == 'cuda' and not torch.cuda.is_available():
         why = 'this torch build has no CUDA support' if torch.version.cuda is None else 'no CUDA device is visible'
-        raise ValueError(f"--device {device}: {why} (torch {torch.__version__}); use --device cpu, or install a CUDA build of torch")
+        raise ValueError(f"--device {device}: {why} (torch {torch.__version__}); use --device cpu or a CUDA build of torch")
     if dev.type == 'cuda' and (dev.index or 0) >= torch.cuda.device_count():
         raise ValueError(f"--device {device}: only {torch.cuda.device_count()} CUDA device(s) visible")
-    if dev.type == 'mps' and not torch.backends.mps.is_available(): raise ValueError(f"--device {device}: MPS is not available here")
+    if dev.type == 'mps' and not torch.backends.mps.is_available():
+        raise ValueError(f"--device {device}: MPS is not available here")
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a3
+_DTYPES = (None, 'fp32', 'float32', 'bf16', 'bfloat16', 'fp16', 'float16')
 _RULES = (('max_new_tokens', lambda v: v > 0, 'positive'), ('temperature', lambda v: 0 <= v < float('inf'), '>= 0 (0 = greedy)'),
-          ('top_p', lambda v: 0 < v <= 1, 'in (0, 1]'), ('k', lambda v: v >= 1, '>= 1'), ('draft_layers', lambda v: v >= 1, '>= 1'),
-          ('threads', lambda v: v is None or v >= 1, '>= 1'), ('limit', lambda v: v is None or v > 0, 'positive'),
-          ('repeats', lambda v: v >= 1, '>= 1'), ('dtype', lambda v: v in (None, 'fp32', 'float32', 'bf16', 'bfloat16', 'fp16', 'float16'), 'fp32, bf16 or fp16'))
+          ('top_p', lambda v: 0 < v <= 1, 'in (0, 1]'), ('k', lambda v: v >= 1, '>= 1'),
+          ('draft_layers', lambda v: v >= 1, '>= 1'), ('threads', lambda v: v is None or v >= 1, '>= 1'),
+          ('limit', lambda v: v is None or v > 0, 'positive'), ('repeats', lambda v: v >= 1, '>= 1'),
+          ('dtype', lambda v: v in _DTYPES, 'fp32, bf16 or fp16'))
 
 def check_numbers(a):
     "Raise a one-line `ValueError` for the first option of `a` out of its range."
     for name, ok, want in _RULES:
-        if hasattr(a, name) and not ok(getattr(a, name)): raise ValueError(f"--{name.replace('_', '-')} must be {want}, got {getattr(a, name)}")
+        v = getattr(a, name, None)
+        if hasattr(a, name) and not ok(v): raise ValueError(f"--{name.replace('_', '-')} must be {want}, got {v}")
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a4
+def _check_method(a):
+    "`generate` and `demo` run one of our methods, not transformers', not the oracle; the demo compares greedy outputs."
+    from specdec_nb.bench import PROPOSERS, method_spec
+    name = method_spec(a.method)[0]
+    if name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `{a.cmd}` runs ours: {', '.join(sorted(PROPOSERS))}")
+    if name == 'oracle': raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
+    if a.cmd == 'demo' and name == 'vanilla': raise ValueError("the demo compares vanilla with a speculative method: give one")
+    if a.cmd == 'demo' and a.temperature > 0: raise ValueError("the demo compares greedy outputs: leave --temperature at 0")
+
 def check_args(a):
     "Every check that needs no model, before any model loads; records in `a` how to load the models (`model_kw`, `draft_kw`)."
-    from specdec_nb.bench import PROPOSERS, BenchError, check_methods, method_spec, split_methods
+    from specdec_nb.bench import BenchError, check_methods, split_methods
     from specdec_nb.models import check_model_source
     check_numbers(a); check_device(a.device)
     check_methods(split_methods(a.methods) if a.cmd == 'bench' else [a.method])
-    name = None if a.cmd == 'bench' else method_spec(a.method)[0]
-    if name is not None and name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `{a.cmd}` runs ours: {', '.join(sorted(PROPOSERS))}")
-    if name == 'oracle': raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
-    if a.cmd == 'demo' and name == 'vanilla': raise ValueError("the demo compares plain decoding (vanilla) with a speculative method: give one")
+    if a.cmd != 'bench': _check_method(a)
     if getattr(a, 'prompts', None) and not Path(a.prompts).is_file(): raise BenchError(f"prompt file not found: {a.prompts}")
     if getattr(a, 'file', None) and not Path(a.file).is_file(): raise FileNotFoundError(f"--file not found: {a.file}")
     a.model_kw = {} if a.model == 'smollm2' else check_model_source(a.model)
@@ -97,11 +110,12 @@ def _setup(a):
     if a.threads: torch.set_num_threads(a.threads)
     elif not dev.startswith('cuda'): fit_threads()
     name = 'the embedded SmolLM2-135M-Instruct' if a.model == 'smollm2' else a.model
-    print(f'specdec: loading {name} ({dtype}, {dev}, {torch.get_num_threads()} thread{"s" if torch.get_num_threads() > 1 else ""})', file=sys.stderr, flush=True)
+    n = torch.get_num_threads()
+    print(f'specdec: loading {name} ({dtype}, {dev}, {n} thread{"s" * (n > 1)})', file=sys.stderr, flush=True)
     model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev, **a.model_kw)
     dm = load_model(a.draft_model, dtype, dev, **a.draft_kw)[0] if a.draft_model else None
-    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p, seed=a.seed, k=a.k,
-                      draft_layers=a.draft_layers, draft_model=dm, params=parse_params(a.param))
+    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p, seed=a.seed,
+                      k=a.k, draft_layers=a.draft_layers, draft_model=dm, params=parse_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
@@ -136,8 +150,9 @@ def cmd_generate(a):
     if not text.strip(): raise ValueError("empty prompt")
     setup = _setup(a); ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)
-    if prop is not None: cost_curve(setup.model)     # the machine's forward costs (cost-aware drafters plan with them): once, untimed
-    o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0, temperature=a.temperature or 1.0, top_p=a.top_p,
+    if prop is not None: cost_curve(setup.model)     # the forward costs cost-aware drafters plan with: once, untimed
+    o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
+                 temperature=a.temperature or 1.0, top_p=a.top_p,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
     print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: {s.tokens_per_s:.1f} tok/s, tau {s.tau:.2f} (tokens per target "
@@ -150,7 +165,8 @@ DEMO_QUESTION = 256   # a Spec-Bench summarization request whose answer quotes i
 def describe(name: str, proposer) -> str:
     "One line on what method `name` does: the first line of its proposer's docstring (plain decoding for `vanilla`)."
     import inspect
-    doc = 'plain decoding, one forward pass of the target per token' if proposer is None else inspect.getdoc(type(proposer)) or ''
+    if proposer is None: return f'{name}: plain decoding, one forward pass of the target per token'
+    doc = inspect.getdoc(type(proposer)) or ''
     return f"{name}: {doc.splitlines()[0] if doc else type(proposer).__name__}"
 
 def demo_prompt(tok, text: str | None = None):
@@ -165,7 +181,7 @@ def demo_prompt(tok, text: str | None = None):
 
 # %% ../nbs/12_cli.ipynb #d0e1f2b2
 def demo_rounds(setup, ids, method: str, repeats: int = 3) -> list[tuple]:
-    "After a short warm-up of each, `repeats` rounds of plain decoding then `method`, each round reported on stderr: [(plain, spec) outputs]."
+    "After a short warm-up of each, `repeats` rounds of plain decoding then `method`, each reported on stderr: [(plain, spec)]."
     from specdec_nb.engine import generate
     run = lambda name, n: generate(setup.model, ids, make_proposer(name, setup), max_new_tokens=n)
     for name in ('vanilla', method): run(name, 8)                     # warm-up, not timed
@@ -178,18 +194,21 @@ def demo_rounds(setup, ids, method: str, repeats: int = 3) -> list[tuple]:
 
 # %% ../nbs/12_cli.ipynb #b6408167
 def cmd_demo(a):
-    "`specdec demo`: plain against speculative decoding on one prompt: what the method does, timing with its spread, tau, the identical-output check."
+    "`specdec demo`: plain against speculative decoding on one prompt: the method, timing with its spread, tau, exactness."
     import statistics, torch
     from specdec_nb.engine import cost_curve
     setup = _setup(a); ids, said = demo_prompt(setup.tok, a.prompt); ids = ids.to(setup.model.device)
     print(said, describe(a.method, make_proposer(a.method, setup)), sep='\n')
-    print('speculative decoding: a cheap drafter guesses tokens, the target checks them all in one forward pass and keeps exactly its own.')
-    print('tau: tokens emitted per forward pass of the target (plain decoding: 1.00); fewer passes, less time.\n')
-    cost_curve(setup.model)                   # the machine's forward costs, which cost-aware drafters plan with: measured once, never timed
-    rounds = demo_rounds(setup, ids, a.method, a.repeats); (v, s), ups = rounds[-1], [b.stats.tokens_per_s / p.stats.tokens_per_s for p, b in rounds]
+    print('speculative decoding: a cheap drafter guesses tokens; the target checks them all in one forward pass and keeps '
+          'exactly its own.\ntau: tokens emitted per forward pass of the target (plain decoding: 1.00); fewer passes, less time.\n')
+    cost_curve(setup.model)                   # the forward costs cost-aware drafters plan with: measured once, never timed
+    rounds = demo_rounds(setup, ids, a.method, a.repeats); v, s = rounds[-1]
     print(setup.tok.decode(s.sequences[0, ids.shape[1]:], skip_special_tokens=True), '\n')
-    for n, o in (('vanilla', v), (a.method, s)): print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau {o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
-    print(f"\nspeedup {statistics.median(ups):.2f}x (median of {len(ups)} rounds; {min(ups):.2f}x to {max(ups):.2f}x: timings vary with what else the machine runs)")
+    for n, o in (('vanilla', v), (a.method, s)):
+        print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau {o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
+    ups = [b.stats.tokens_per_s / p.stats.tokens_per_s for p, b in rounds]
+    print(f"\nspeedup {statistics.median(ups):.2f}x (median of {len(ups)} rounds; {min(ups):.2f}x to {max(ups):.2f}x: "
+          "timings vary with what else the machine runs)")
     same = all(torch.equal(p.sequences, b.sequences) for p, b in rounds)
     print(f"outputs identical: {'yes' if same else 'NO'} ({a.method}'s tokens against plain greedy decoding's, every round)")
     if not same: raise SystemExit("outputs differ: that is a bug")
