@@ -32,7 +32,8 @@ def runner(m: Method):
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
 class BenchSetup:
-    "One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads, an adapter, a skip set) loaded on first use."
+    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads,
+    an adapter, a skip set) loaded on first use."""
     model: object
     tok: object = None
     max_new_tokens: int = 128
@@ -125,7 +126,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
 
 class _NoConfigNotice(logging.Filter):
-    "Drops transformers' deprecation notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
+    "Drops transformers' notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
     def filter(self, record): return 'Passing `generation_config` together with' not in record.getMessage()
 
 @contextlib.contextmanager
@@ -135,7 +136,7 @@ def _quiet_generate(log=logging.getLogger('transformers.generation.utils'), noti
     finally: log.removeFilter(notice)
 
 def run_hf(setup: BenchSetup, ids, **kw):
-    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: its assisted / prompt-lookup options): `(new token ids, None)`."
+    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: e.g. assisted generation): `(new ids, None)`."
     torch.manual_seed(setup.seed)
     samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
@@ -276,7 +277,7 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     from tqdm.auto import tqdm
     from specdec_nb.engine import cost_curve
     (rows, how), timing = _prepare(setup, methods, prompts, limit), 'oracle' in methods if timing is None else timing
-    if any(method_spec(m)[0] not in ('vanilla', 'oracle') and method_spec(m)[0] in PROPOSERS for m in methods):
+    if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer for m in methods):
         cost_curve(setup.model)                   # the forward-cost curve cost-aware drafters plan with: measured once, never timed
     futures = _futures(setup, rows, methods, progress)
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):

@@ -12,12 +12,13 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .models import vocab_size
-from .kernels import FastLinears, kernel_plan
+from torch import nn
+from .kernels import FastLinears, shape_plan
 
 # %% auto #0
 __all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'cost_curve',
-           'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
-           'generate', 'DraftClock']
+           'fast_kernels', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length',
+           'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -98,8 +99,12 @@ def commit(self: Target, d: Draft | None, path: list[int]):
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'auto') -> list[float]:
     "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
+    with FastLinears(model, fast_kernels(model) if kernels == 'auto' and model.device.type == 'cpu' else {}):
+        return _forward_times(model, context, ns, reps)
+
+def _forward_times(model, context: int, ns, reps: int) -> list[float]:
     t, V = Target(model), vocab_size(model)
     t.prefill(torch.randint(0, V, (1, context), device=model.device))
     times = {n: [] for n in ns}
@@ -132,18 +137,21 @@ def machine_key(device='cpu') -> str:
 # %% ../nbs/02_engine.ipynb #6bbe53bd
 _COSTS = weakref.WeakKeyDictionary()   # model -> {key: the longest curve measured}
 
-def _curves_file() -> Path:
+def _store_file(name: str) -> Path:
     from specdec_nb.models import cache_dir
-    return cache_dir() / 'cost_curves.json'
+    return cache_dir() / name
 
-def _stored_curves() -> dict:
-    try: return json.loads(_curves_file().read_text())
+def _stored(name: str) -> dict:
+    "What the JSON store `name` in `cache_dir()` holds (empty if missing or unreadable)."
+    try: return json.loads(_store_file(name).read_text())
     except (OSError, ValueError): return {}
 
-def _store_curve(key: str, curve: list[float]):
-    "Add one curve to the file (written whole, then renamed into place: readers never see half a file)."
-    f = _curves_file(); f.parent.mkdir(parents=True, exist_ok=True)
-    tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); tmp.write_text(json.dumps({**_stored_curves(), key: curve}, indent=1))
+def _store(name: str, values: dict):
+    "Add `values` to the store (written whole, then renamed into place: readers never see half a file)."
+    f = _store_file(name)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp')
+    tmp.write_text(json.dumps({**_stored(name), **values}, indent=1))
     os.replace(tmp, f)
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b5
@@ -151,16 +159,33 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17) once per model
     architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures again."""
     key, mem = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}', _COSTS.setdefault(model, {})
-    c = None if refresh else mem.get(key) or _stored_curves().get(key)
+    c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1:
         K, t0 = max(k, 16), time.perf_counter()
         if verbose: print(f'specdec: measuring this machine\'s forward cost T(n)/T(1), n = 1..{K + 1}, once for this model '
-                          f'(kept in {_curves_file()}) ...', end='', file=sys.stderr, flush=True)
+                          f'(kept in {_store_file("cost_curves.json")}) ...', end='', file=sys.stderr, flush=True)
         ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
-        c = [t / ts[0] for t in ts]; _store_curve(key, c)
+        c = [t / ts[0] for t in ts]; _store('cost_curves.json', {key: c})
         if verbose: print(f' {time.perf_counter() - t0:.1f} s', file=sys.stderr)
     mem[key] = c
     return c[:k + 1]
+
+# %% ../nbs/02_engine.ipynb #56d45981
+_PLANS = weakref.WeakKeyDictionary()   # model -> its plan
+
+def fast_kernels(model, max_rows: int = 24, verbose: bool = True) -> dict:
+    "`01c_kernels`' plan for `model`'s bias-free linear layers, per weight shape and machine, kept in `cache_dir()`."
+    if model in _PLANS: return _PLANS[model]
+    stored, where, plan, new = _stored('kernel_plans.json'), machine_key(model.device), {}, {}
+    shapes = {tuple(m.weight.shape): m.weight.detach() for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None}
+    for shape, w in shapes.items():
+        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows} | {where}'
+        if key not in stored and verbose and not new:
+            print('specdec: choosing the fastest exact matrix product per layer shape, once for this machine ...', file=sys.stderr)
+        plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows))
+    if new: _store('kernel_plans.json', new)
+    _PLANS[model] = plan
+    return plan
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -348,7 +373,7 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
     if kernels not in ('auto', 'default'): raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
     fast = kernels == 'auto' and model.device.type == 'cpu'   # the fastest exact CPU product per shape (01c_kernels)
-    with FastLinears(model, kernel_plan(model) if fast else {}):
+    with FastLinears(model, fast_kernels(model) if fast else {}):
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn) -> GenerateOutput:

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from torch import nn
 
 # %% auto #0
-__all__ = ['KERNELS', 'exact_kernels', 'fastest_kernel', 'kernel_plan', 'FastLinears']
+__all__ = ['KERNELS', 'exact_kernels', 'fastest_kernel', 'shape_plan', 'kernel_plan', 'FastLinears']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -47,6 +47,10 @@ def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7) -> str:
     return best if med[best] < 0.95 * med['linear'] else 'linear'
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
+def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3) -> list[str]:
+    "The kernel for `n = 1..max_rows` rows with weight `w`."
+    return [fastest_kernel(w, n, reps) for n in range(1, max_rows + 1)]
+
 _PLANS = weakref.WeakKeyDictionary()   # model -> {(threads, max_rows): plan}
 
 def kernel_plan(model, max_rows: int = 24, reps: int = 3) -> dict:
@@ -54,7 +58,7 @@ def kernel_plan(model, max_rows: int = 24, reps: int = 3) -> dict:
     key, got = (torch.get_num_threads(), max_rows), _PLANS.setdefault(model, {})
     if key not in got:
         ws = {tuple(m.weight.shape): m.weight.detach() for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None}
-        got[key] = {s: [fastest_kernel(w, n, reps) for n in range(1, max_rows + 1)] for s, w in ws.items()}
+        got[key] = {s: shape_plan(w, max_rows, reps) for s, w in ws.items()}
     return got[key]
 
 # %% ../nbs/01c_kernels.ipynb #8583ca97

@@ -40,24 +40,27 @@ def load_model(name_or_path: str, dtype='fp32', device: str = 'cpu', **kwargs):
 # %% ../nbs/01_models.ipynb #a0b1c2d2
 def _hub_offline() -> bool:
     from huggingface_hub import constants
-    return bool(constants.HF_HUB_OFFLINE) or any(os.environ.get(v, '').lower() in ('1', 'true', 'yes') for v in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE'))
+    env = (os.environ.get(v, '').lower() for v in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE'))
+    return bool(constants.HF_HUB_OFFLINE) or any(v in ('1', 'true', 'yes') for v in env)
 
 def check_model_source(name: str, timeout: float = 5.0) -> dict:
-    "Fail fast with a one-line `ValueError` when model `name` is neither a local folder, in the local Hugging Face cache, nor on a reachable Hub; returns `load_model`'s extra arguments."
+    """Fail fast, with a one-line `ValueError`, when model `name` is neither a local folder, in the local Hugging Face cache,
+    nor on a Hub this machine reaches; returns `load_model`'s extra arguments."""
     from huggingface_hub import HfApi, try_to_load_from_cache, errors
     if Path(name).exists(): return {}
     try: cached = isinstance(try_to_load_from_cache(name, 'config.json'), str)
     except errors.HFValidationError: raise ValueError(f"{name!r}: no such folder, and not a Hugging Face model name") from None
     if _hub_offline():
         if cached: return dict(local_files_only=True)
-        raise ValueError(f"model {name!r} is not on this machine and HF_HUB_OFFLINE is set: give a local folder, or download it first")
+        raise ValueError(f"model {name!r} is not on this machine and HF_HUB_OFFLINE is set: give a local folder")
     try: HfApi().model_info(name, timeout=timeout)
     except (errors.RepositoryNotFoundError, errors.GatedRepoError) as e:
         if cached: return {}
         raise ValueError(f"no model {name!r} on the Hugging Face Hub that this machine may read ({type(e).__name__})") from None
     except Exception as e:                                            # no network: DNS, refused, timed out
         if cached: return dict(local_files_only=True)
-        raise ValueError(f"cannot reach the Hugging Face Hub to download {name!r} ({type(e).__name__}): give a local folder, or a cached model") from None
+        why = type(e).__name__
+        raise ValueError(f"cannot reach the Hugging Face Hub to download {name!r} ({why}): give a local folder") from None
     return {}
 
 # %% ../nbs/01_models.ipynb #9edf6224
@@ -93,7 +96,8 @@ def load_smollm2(dtype='fp32', device: str = 'cpu'):
     "The embedded SmolLM2-135M-Instruct as `(model, tokenizer)`; the first call converts and caches it."
     dst = cache_dir() / 'SmolLM2-135M-Instruct'
     if not (dst / 'config.json').exists():
-        print(f'specdec: converting the embedded SmolLM2 (GGUF) into {dst}, once (about half a minute) ...', end='', file=sys.stderr, flush=True)
+        print(f'specdec: converting the embedded SmolLM2 (GGUF) into {dst}, once (about half a minute) ...',
+              end='', file=sys.stderr, flush=True)
         t0 = time.perf_counter(); dst.parent.mkdir(parents=True, exist_ok=True); _convert_smollm2(dst)
         print(f' {time.perf_counter() - t0:.0f} s', file=sys.stderr)
     return load_model(str(dst), dtype=dtype, device=device)
@@ -177,7 +181,8 @@ def linear_time(n_threads: int, rounds: int = 3, reps: int = 5) -> float:
 
 # %% ../nbs/01_models.ipynb #a0b1c2e3
 def fit_threads(timer=linear_time, verbose: bool = True) -> int:
-    "Keep torch's thread count unless the machine is too busy for it (it runs >2x slower than fewer threads); then use fewer and say so on stderr. Returns the count."
+    """Keep torch's thread count unless the machine is too busy for it (it runs over 2x slower than fewer threads);
+    then use fewer and say so on stderr. Returns the count in use."""
     n = torch.get_num_threads()
     if n == 1: return 1
     counts = sorted({n >> i for i in range(n.bit_length())} | {1}, reverse=True)   # n, n/2, ..., 1

@@ -214,7 +214,7 @@ def kl_to_target(student_logits, teacher_h, lm_head, mask=None) -> torch.Tensor:
     return kl[mask].mean() if mask is not None else kl.mean()
 
 def draft_loss(draft, batch):
-    "The distillation loss of a draft model on one batch `(ids, target hidden states, mask)`: KL from the target's next-token distribution."
+    "The distillation loss of a draft on one batch `(ids, target hidden states, mask)`: KL from the target's distribution."
     ids, h, mask = batch
     return kl_to_target(draft(ids.to(draft.device), attention_mask=None).logits, h.to(draft.device), draft.lm_head, mask.to(draft.device))
 

@@ -215,7 +215,7 @@ def test_every_export_has_a_docstring():
     assert not missing, missing
 
 def test_readme_is_generated(tmp_path):
-    "README.md is what `tools/make_readme.py` writes from nbs/index.ipynb, whose results table is the stored runs' (edit the notebook, then `make readme`)."
+    "README.md is what `tools/make_readme.py` writes from nbs/index.ipynb, with the stored runs' table (edit, then `make readme`)."
     import make_readme
     out = tmp_path / 'README.md'; make_readme.readme(ROOT / 'nbs' / 'index.ipynb', out)
     assert out.read_text() == (ROOT / 'README.md').read_text(), 'README.md is stale: run `make readme`'

@@ -59,7 +59,8 @@ def summary_figure(rows: list[dict], path=RESULTS / 'summary.png'):
         ax.barh(y, r['speedup'], color='0.75' if r['method'].startswith('hf-') else 'tab:blue', height=0.7)
         ax.plot([v for v in r['groups'].values() if v], [y] * sum(1 for v in r['groups'].values() if v), 'k.', ms=4)
     ax.axvline(1, color='k', lw=0.8)
-    ax.set_yticks(list(ys), [r['method'] + (f" ({r['prompts']} prompts)" if r['prompts'] < 48 else '') for r in rows]); ax.set_xlabel("speedup over transformers' generate (dots: the six groups)")
+    ax.set_yticks(list(ys), [r['method'] + (f" ({r['prompts']} prompts)" if r['prompts'] < 48 else '') for r in rows])
+    ax.set_xlabel("speedup over transformers' generate (dots: the six groups)")
     ax.set_title('SmolLM2-135M, fp32, greedy, 2-core CPU'); fig.tight_layout(); fig.savefig(path, dpi=110); plt.close(fig)
     return path
 
@@ -76,7 +77,8 @@ def refresh_index(nb_path=ROOT / 'nbs' / 'index.ipynb'):
     "Write the summary between the markers of the index notebook's cell that holds them."
     nb = json.loads(Path(nb_path).read_text())
     cell = next(c for c in nb['cells'] if START in ''.join(c['source']))
-    src = re.sub(re.escape(START) + '.*?' + re.escape(END), lambda m: f'{START}\n{summary_markdown()}\n{END}', ''.join(cell['source']), flags=re.S)
+    block = f'{START}\n{summary_markdown()}\n{END}'
+    src = re.sub(re.escape(START) + '.*?' + re.escape(END), lambda m: block, ''.join(cell['source']), flags=re.S)
     lines = src.split('\n'); cell['source'] = [l + '\n' for l in lines[:-1]] + [lines[-1]]
     Path(nb_path).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
 
