@@ -285,7 +285,7 @@ def fit_draft(d: Draft | None, budget: int) -> Draft | None:
     n_extra = sum(1 for i in keep if i >= d.n_verify)
     return Draft(d.tokens[keep], parents=parents, q=None if d.q is None else d.q[keep], n_extra=n_extra)
 
-# %% ../nbs/02_engine.ipynb #e8767aff
+# %% ../nbs/02_engine.ipynb #94019d97
 def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) -> int:
     "The adaptive draft length after a step that accepted `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."
     if n_accepted >= n_drafted: return min(most, 2 * k if free else k + 2)
