@@ -67,12 +67,12 @@ class BenchSetup:
     def medusa(self):
         "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
         return self._artifact('medusa_heads', lambda: load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path()),
-                              'train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE')
+                              'train heads with specdec_nb.medusa_training.train_medusa and pass --param medusa_path=FILE')
     @property
     def exit_adapter(self):
         "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
         return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path()),
-                              'train one with specdec_nb.selfspec.train_adapter and pass --param adapter_path=FILE')
+                              'train one with specdec_nb.selfspec_training.train_adapter and pass --param adapter_path=FILE')
     @property
     def skip_set(self):
         "Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated config (`params['skip_config']`, else the shipped one when it fits)."
