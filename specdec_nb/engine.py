@@ -170,7 +170,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     mem[key] = c
     return c[:k + 1]
 
-# %% ../nbs/02_engine.ipynb #56d45981
+# %% ../nbs/02_engine.ipynb #7dc01814
 _PLANS = weakref.WeakKeyDictionary()   # model -> its plan
 
 def fast_kernels(model, max_rows: int = 24, verbose: bool = True) -> dict:
