@@ -70,7 +70,7 @@ def _draft(setup, future):
 
 @register('tree', 'the draft model grows a dynamic token tree (EAGLE-2 style); tree attention verifies it', 'draft')
 def _tree(setup, future):
-    return TreeDraftProposer(setup.draft, **given(setup, depth='tree_depth', topk='tree_topk', total_tokens='tree_tokens'))
+    return TreeDraftProposer(setup.draft, vocab=_draft_vocab(setup), **given(setup, depth='tree_depth', topk='tree_topk', total_tokens='tree_tokens'))
 
 # %% ../nbs/09b_registry.ipynb #75f97d64
 _NGRAM = dict(k='pld_k', max_ngram='max_ngram', min_ngram='min_ngram', length='length')

@@ -84,7 +84,7 @@ def static_tree(choices, max_depth: int | None = None) -> StaticTree:
 class TreeDraftProposer(Proposer):
     "Drafts a token tree with a small causal LM: static (a choice list) or dynamic (EAGLE-2: best nodes by draft probability)."
     def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 3, total_tokens: int = 12,
-                 sample_siblings: bool = False):
+                 sample_siblings: bool = False, vocab=None):
         if depth is not None and depth < 1: raise ValueError(f"depth must be >= 1, got {depth}")
         if topk < 1 or total_tokens < 1: raise ValueError(f"topk and total_tokens must be >= 1, got {topk} and {total_tokens}")
         self.tree = static_tree(choices, depth) if choices is not None else None
@@ -93,14 +93,27 @@ class TreeDraftProposer(Proposer):
         self.depth = depth or (self.tree.depth if self.tree else 4)
         self.model, self.topk, self.total_tokens, self.sample_siblings = draft_model, topk, total_tokens, sample_siblings
         self._kw = _cache_kw(draft_model)
-    def draft_modules(self): return [self.model]
+        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (as `03` does)
+    def draft_modules(self): return [self.model, self.model.base_model]
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
         if self.tree and max(self.tree.ranks) >= vocab_size(self.model): raise ValueError(f"a rank in the choice list is >= the vocabulary size {vocab_size(self.model)}")
         self.cache, self.n, self.device = DynamicCache(config=self.model.config), 0, self.model.device
+        if self.vocab is not None:
+            self.vocab_ids = self.vocab.to(self.device)
+            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
 
 # %% ../nbs/04_tree.ipynb #858bb82d
+@patch
+def _logits(self: TreeDraftProposer, x: torch.Tensor, **kw) -> torch.Tensor:
+    "The draft's logits `(n, V)` after feeding `x` `(1, n)`; with a reduced vocabulary, -inf outside it (a cheap head)."
+    kw.update({self._kw: self.cache, 'use_cache': True})
+    if self.vocab is None: return self.model(x, **kw).logits[0]
+    h = self.model.base_model(x, **kw).last_hidden_state[0]
+    full = h.new_full((h.shape[0], vocab_size(self.model)), float('-inf'))
+    return full.index_copy_(1, self.vocab_ids, h @ self.head_rows.T)
+
 @patch
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     "Logits `(len(nodes), V)` of the draft at tree nodes `nodes` (their parents already fed)."
@@ -109,15 +122,15 @@ def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     sub = Draft(torch.stack([self._tok[v] for v in fed]), parents=[at.get(self._par[v], -1) for v in fed])
     mask = tree_mask(sub, self.n - 1, self.model.dtype, self.device)[:, :, 1 + len(self._fed):]
     pos = torch.tensor(draft_depths(sub)[len(self._fed):], device=self.device) + self.n - 1
-    out = self.model(sub.tokens[len(self._fed):][None], attention_mask=mask, position_ids=pos[None], use_cache=True, **{self._kw: self.cache})
+    out = self._logits(sub.tokens[len(self._fed):][None], attention_mask=mask, position_ids=pos[None])
     self._fed = fed
-    return out.logits[0]
+    return out
 
 # %% ../nbs/04_tree.ipynb #8e170d5e
 @patch
 def _start(self: TreeDraftProposer, tokens: list[int]) -> torch.Tensor:
     x = torch.tensor([tokens[self.n:]], device=self.device)
-    logits = self.model(x, use_cache=True, logits_to_keep=1, **{self._kw: self.cache}).logits[0, -1]
+    logits = self._logits(x)[-1]
     self.n, self._fed, self._tok, self._par = len(tokens), [], [], []
     return logits
 

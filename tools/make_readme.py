@@ -73,13 +73,18 @@ def summary_markdown(figure: bool = True) -> str:
             '`bench_results/` and its number of prompts; a row from an older or smaller run shows a method measured beside it, '
             'for scale. `10_bench` tells each run\'s story.\n\n![speedup per method, with each group\'s as a dot](bench_results/summary.png)')
 
-def refresh_index(nb_path=ROOT / 'nbs' / 'index.ipynb'):
-    "Write the summary between the markers of the index notebook's cell that holds them."
-    nb = json.loads(Path(nb_path).read_text())
-    cell = next(c for c in nb['cells'] if START in ''.join(c['source']))
-    block = f'{START}\n{summary_markdown()}\n{END}'
-    src = re.sub(re.escape(START) + '.*?' + re.escape(END), lambda m: block, ''.join(cell['source']), flags=re.S)
+def _fill(nb, start: str, end: str, text: str):
+    "Put `text` between the markers `start` and `end` of the notebook cell that holds them."
+    cell = next(c for c in nb['cells'] if start in ''.join(c['source']))
+    src = re.sub(re.escape(start) + '.*?' + re.escape(end), lambda m: f'{start}\n{text}\n{end}', ''.join(cell['source']), flags=re.S)
     lines = src.split('\n'); cell['source'] = [l + '\n' for l in lines[:-1]] + [lines[-1]]
+
+def refresh_index(nb_path=ROOT / 'nbs' / 'index.ipynb'):
+    "Write the summary, and the methods table of the registry, between their markers in the index notebook."
+    from specdec_nb.registry import methods_markdown
+    nb = json.loads(Path(nb_path).read_text())
+    _fill(nb, START, END, summary_markdown())
+    _fill(nb, '<!-- methods:start -->', '<!-- methods:end -->', methods_markdown())
     Path(nb_path).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
 
 def readme(nb_path='nbs/index.ipynb', out='README.md'):
