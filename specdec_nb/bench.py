@@ -8,38 +8,26 @@ import json, math, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, OracleProposer, forward_times
-from .draft import DraftModelProposer
-from .ngram import PromptLookupProposer, NGramCacheProposer
-from .tree import TreeDraftProposer
-from .lookahead import LookaheadProposer
+from .engine import generate, forward_times
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
+from .registry import METHODS, Method, exit_layer
 from .training import load_draft, smollm2_draft_path
-from .medusa import MedusaProposer, load_medusa, smollm2_medusa_path, typical, medusa_choices
-from .selfspec import early_exit, layer_skip, load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
+from .medusa import load_medusa, smollm2_medusa_path
+from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
-__all__ = ['METHODS', 'PROPOSERS', 'bench_method', 'our_method', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
-           'variant', 'run_ours', 'run_hf', 'exit_layer', 'schedule', 'summarize', 'prefill_time', 'prompt_timing',
-           'BenchError', 'check_needs', 'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
+__all__ = ['PEER_RUNS', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant', 'run_ours', 'run_hf',
+           'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs', 'check_methods',
+           'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
-METHODS: dict = {}     # name -> run(setup, ids, future)
-PROPOSERS: dict = {}   # name -> make(setup, future) -> Proposer | None, for our methods
+PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
 
-def bench_method(name: str, needs: str | None = None):
-    "Register a benchmark method under `name` (`needs`: a prerequisite attribute of the setup, checked first)."
-    def deco(f): f.needs = needs; METHODS[name] = f; return f
-    return deco
-
-def our_method(name: str, needs: str | None = None):
-    "Register one of our methods by its proposer factory `(setup, future) -> Proposer | None`."
-    def deco(make):
-        PROPOSERS[name] = make
-        bench_method(name, needs)(lambda setup, ids, future: run_ours(setup, ids, make(setup, future)))
-        return make
-    return deco
+def runner(m: Method):
+    "The benchmark's run function of method `m`: ours through `run_ours`, a peer through its `PEER_RUNS` entry."
+    if m.peer: return PEER_RUNS[m.name]
+    return lambda setup, ids, future: run_ours(setup, ids, m.build(setup, future), m.verify(setup) if m.verify else verify)
 
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
@@ -139,57 +127,19 @@ def run_hf(setup: BenchSetup, ids, **kw):
     return out[0, ids.shape[1]:].tolist(), None
 
 # %% ../nbs/10_bench.ipynb #320a653d
-@bench_method('hf-vanilla')
-def _hf_vanilla(setup, ids, future): toks, _ = run_hf(setup, ids); return toks, len(toks)
+def _hf_vanilla(setup, ids, future):
+    toks, _ = run_hf(setup, ids)
+    return toks, len(toks)
 
-@bench_method('hf-pld')
-def _hf_pld(setup, ids, future): return run_hf(setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))
-
-@bench_method('hf-assisted', needs='draft')
 def _hf_assisted(setup, ids, future):
     return run_hf(setup, ids, assistant_model=setup.draft, num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
-@bench_method('hf-early-exit')
 def _hf_early_exit(setup, ids, future):
     return run_hf(setup, ids, assistant_early_exit=exit_layer(setup),
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
-# %% ../nbs/10_bench.ipynb #62f932e4
-our_method('vanilla')(lambda setup, future: None)
-our_method('oracle')(lambda setup, future: OracleProposer(future, k=setup.k))
-def _draft_vocab(setup):
-    "The draft's reduced vocabulary when it ships one (`--param draft_vocab=full` turns it off)."
-    return None if setup.params.get('draft_vocab') == 'full' else getattr(setup.draft, 'frequent_vocab', None)
-our_method('draft', needs='draft')(lambda setup, future: DraftModelProposer(setup.draft, k=setup.k, adaptive=setup.params.get('adaptive', True), vocab=_draft_vocab(setup)))
-our_method('tree', needs='draft')(lambda setup, future: TreeDraftProposer(setup.draft, depth=setup.params.get('tree_depth', 4), topk=setup.params.get('tree_topk', 3), total_tokens=setup.params.get('tree_tokens', 12)))
-_ng = lambda P: dict(k=P.get('pld_k', 10), max_ngram=P.get('max_ngram', 3), min_ngram=P.get('min_ngram', 2), length=P.get('length', 'cost'))
-our_method('pld')(lambda setup, future: PromptLookupProposer(**_ng(setup.params)))
-our_method('pld-tree')(lambda setup, future: PromptLookupProposer(branches=setup.params.get('branches', 3), **_ng(setup.params)))
-our_method('ngram')(lambda setup, future: NGramCacheProposer(mode=setup.params.get('ngram_mode', 'frequent'), **_ng(setup.params)))
-our_method('lookahead')(lambda setup, future: LookaheadProposer(W=setup.params.get('W', 3), N=setup.params.get('N', 4), G=setup.params.get('G', 2), pool_from_output=setup.params.get('pool_from_output', True)))   # the best of a sweep on the CPU
-def _medusa(setup):
-    "Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the heads' measured accuracy."
-    n, h = setup.params.get('medusa_nodes'), setup.medusa
-    return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None)
-our_method('medusa', needs='medusa')(lambda setup, future: _medusa(setup))
-def exit_layer(setup):
-    "The exit layer of `early-exit-plain` and `hf-early-exit`: `params['exit_layer']`, else the shipped adapter's when it fits, else `draft_layers`."
-    if 'exit_layer' in setup.params: return int(setup.params['exit_layer'])
-    return setup.exit_adapter.exit_layer if setup.exit_adapter is not None else max(1, min(setup.draft_layers, setup.model.config.num_hidden_layers - 1))
-def _ss(setup, **kw):
-    "Self-speculation's settings: `ee_k` draft tokens, the confidence stop `ee_stop` (0: none), the adapter's reduced vocabulary unless `ee_vocab=full`, `ee_reuse=false` to recompute the shared layers."
-    P, a = setup.params, setup.exit_adapter
-    vocab = None if P.get('ee_vocab') == 'full' or a is None else a.vocab
-    return dict(k=int(P.get('ee_k', 6)), stop=float(P.get('ee_stop', 0.5)) or None, vocab=vocab, reuse=bool(P.get('ee_reuse', True)), **kw)
-our_method('early-exit', needs='exit_adapter')(lambda setup, future: early_exit(setup.model, setup.exit_adapter.exit_layer, **_ss(setup, adapter=setup.exit_adapter)))
-our_method('early-exit-plain')(lambda setup, future: early_exit(setup.model, exit_layer(setup), **_ss(setup)))
-our_method('layer-skip', needs='skip_set')(lambda setup, future: layer_skip(setup.model, setup.skip_set, **_ss(setup)))
-
-@bench_method('medusa-typical-lossy', needs='medusa')
-def _medusa_typical(setup, ids, future):
-    "Medusa with typical acceptance: LOSSY under sampling (identical to `medusa` when greedy)."
-    vf = typical(float(setup.params.get('typical_eps', 0.09)), float(setup.params.get('typical_alpha', 0.3)))
-    return run_ours(setup, ids, _medusa(setup), verify_fn=vf)
+PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-early-exit': _hf_early_exit,
+                  'hf-pld': lambda setup, ids, future: run_hf(setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
 
 # %% ../nbs/10_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -263,9 +213,9 @@ def check_methods(methods: list[str]):
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
     if not methods: raise BenchError(f"no methods given; valid: {', '.join(sorted(METHODS))}")
 
-def _run_one(setup, f, ids, future) -> dict:
+def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
-    try: toks, fw = f(setup, ids, future)
+    try: toks, fw = runner(method)(setup, ids, future)
     except Exception as e: return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
     return dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
 

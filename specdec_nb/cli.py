@@ -34,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
     b.add_argument('--repeats', type=int, default=1); b.add_argument('--json', default=None); b.add_argument('--plot', default=None)
     b.add_argument('--no-progress', action='store_true'); _common(b)
-    g = sub.add_parser('generate', help='generate from one prompt, streaming the text, then print the stats')
+    from specdec_nb.registry import methods_help
+    g = sub.add_parser('generate', help='generate from one prompt, streaming the text, then print the stats',
+                       epilog='methods (--method):\n' + methods_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     g.add_argument('prompt', nargs='?', default=None); g.add_argument('--file', default=None, help='read the prompt from a file')
     g.add_argument('--method', default='vanilla'); _common(g)
     d = sub.add_parser('demo', help='vanilla vs speculative on one Spec-Bench prompt'); d.add_argument('--method', default='pld'); _common(d)
@@ -69,13 +71,17 @@ def cmd_bench(a):
 # %% ../nbs/12_cli.ipynb #b5afb4e8
 def make_proposer(name: str, setup, future=None):
     "The proposer behind one of our benchmark methods (None for vanilla); `name` may carry parameters, `lookahead:W=3:G=2`."
-    from specdec_nb.bench import PROPOSERS, check_methods, check_needs, method_spec, variant
+    from specdec_nb.bench import check_methods, check_needs, method_spec, variant
+    from specdec_nb.registry import METHODS
     check_methods([name])
-    name, over = method_spec(name); setup = variant(setup, over)
-    if name not in PROPOSERS: raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {', '.join(sorted(PROPOSERS))}")
+    name, over = method_spec(name)
+    setup = variant(setup, over)
+    if METHODS[name].peer:
+        ours = ', '.join(n for n, m in METHODS.items() if not m.peer)
+        raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {ours}")
     if name == 'oracle' and future is None: raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
     check_needs(setup, name)
-    return PROPOSERS[name](setup, future)
+    return METHODS[name].build(setup, future)
 
 # %% ../nbs/12_cli.ipynb #7014960f
 def cmd_generate(a):

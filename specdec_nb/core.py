@@ -10,8 +10,8 @@ import torch.nn.functional as F
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 # %% auto #0
-__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'Verdict', 'verify', 'chi2_stat',
-           'chi2_pvalue']
+__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'scatter_vocab', 'Verdict', 'verify',
+           'chi2_stat', 'chi2_pvalue']
 
 # %% ../nbs/00_core.ipynb #0cdcd7ad
 @dataclass(frozen=True)
@@ -80,6 +80,11 @@ def ancestor_mask(d: Draft) -> torch.Tensor:
         if a >= 0: m[i] |= m[a]
     return m
 
+# %% ../nbs/00_core.ipynb #c777904e
+def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    "A distribution `q` over the token ids `ids` (`(..., len(ids))`) as one over the full vocabulary `(..., vocab_size)`."
+    return q.new_zeros(*q.shape[:-1], vocab_size).index_copy(-1, ids.to(q.device), q)
+
 # %% ../nbs/00_core.ipynb #5382440e
 @dataclass
 class Verdict:
@@ -115,7 +120,7 @@ def _accept_probs(p_x: torch.Tensor, q_x: torch.Tensor) -> torch.Tensor:
     return (p_x / q_x.clamp_min(1e-30)).clamp(max=1.0)
 
 # %% ../nbs/00_core.ipynb #7c367614
-def _sample_chain(d: Draft, logits: torch.Tensor, s: Sampling, generator=None, accept_fn=_accept_probs) -> Verdict:
+def _sample_chain(d: Draft, logits: torch.Tensor, s: Sampling, generator=None) -> Verdict:
     n = d.n_verify
     p = process_logits(logits[: n + 1], s)
     x = d.tokens[:n].to(p.device)
@@ -123,7 +128,7 @@ def _sample_chain(d: Draft, logits: torch.Tensor, s: Sampling, generator=None, a
     p_x = p[:n].gather(1, x[:, None])[:, 0]
     q_x = q.gather(1, x[:, None])[:, 0] if q is not None else torch.ones_like(p_x)
     u = torch.rand(n, generator=generator, device=p.device)
-    acc = u < accept_fn(p_x, q_x)
+    acc = u < _accept_probs(p_x, q_x)
     dist = torch.cat([_residual(p[:n], q, x), p[n:]]).nan_to_num(nan=1.0)  # NaN rows are reported below, not sampled
     cand = torch.multinomial(dist, 1, generator=generator)[:, 0]
     host = torch.cat([acc.long(), cand, x, torch.isnan(logits[: n + 1]).any().reshape(1).long()]).tolist()
@@ -151,7 +156,12 @@ def _greedy_tree(d: Draft, logits: torch.Tensor) -> Verdict:
         path.append(nxt); node = nxt
 
 # %% ../nbs/00_core.ipynb #9bc509fd
-def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None, accept_fn=_accept_probs, update_residual=True) -> Verdict:
+def _next_sibling_dist(p: torch.Tensor, qc: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor:
+    "After sibling `x` (drawn from `qc`, None = deterministic) is rejected, the next one is tested against norm(max(0, p - qc))."
+    r = _residual(p[None], None if qc is None else qc[None], x)[0]
+    return r / r.sum()
+
+def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None) -> Verdict:
     n = d.n_verify
     p_all = process_logits(logits[: n + 1], s)
     if torch.isnan(logits[: n + 1]).any(): _check_finite(1)
@@ -162,9 +172,11 @@ def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None, ac
             x = d.tokens[c:c + 1].to(p.device)
             qc = d.q[c].to(p) if d.q is not None else None
             q_x = qc[x] if qc is not None else torch.ones(1, device=p.device)
-            if torch.rand(1, generator=generator, device=p.device) < accept_fn(p[x], q_x): path.append(c); node = c; break
-            if update_residual:
-                r = _residual(p[None], None if qc is None else qc[None], x)[0]; p = r / r.sum()  # the next sibling is tested against the normalised residual
+            if torch.rand(1, generator=generator, device=p.device) < _accept_probs(p[x], q_x):
+                path.append(c)
+                node = c
+                break
+            p = _next_sibling_dist(p, qc, x)
         else: return Verdict(path, [toks[i] for i in path] + [int(torch.multinomial(p, 1, generator=generator))])
 
 # %% ../nbs/00_core.ipynb #f3c2bb64

@@ -5,61 +5,71 @@
 # %% ../nbs/03_draft_model.ipynb #a8ad8183
 from __future__ import annotations
 import torch
+from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, Sampling, Verdict, process_logits
-from .engine import Proposer, Target, _cache_kw
+from .core import Draft, Sampling, process_logits, scatter_vocab
+from .models import vocab_size
+from .engine import Proposer, Request, Feedback, _cache_kw
 
 # %% auto #0
-__all__ = ['vocab_size', 'check_same_vocab', 'DraftModelProposer']
+__all__ = ['check_same_vocab', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
-def vocab_size(model) -> int: return model.get_output_embeddings().weight.shape[0]
-
 def check_same_vocab(target, draft):
+    "Refuse a draft that scores another vocabulary than the target's: its tokens would mean other things."
     vt, vd = vocab_size(target), vocab_size(draft)
-    if vt != vd: raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
+    if vt != vd:
+        raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
 
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):
     "Drafts `k` tokens with a small causal LM that keeps and rolls back its own KV cache."
-    def __init__(self, draft_model, k: int = 5, adaptive: bool = False, max_k: int = 32, vocab=None):
+    def __init__(self, draft_model, k: int = 7, adaptive: bool = True, max_k: int = 32, vocab=None):
         if k < 1: raise ValueError(f"k must be >= 1, got {k}")
-        self.model, self.k0, self.adaptive, self.max_k, self._kw = draft_model, k, adaptive, max_k, _cache_kw(draft_model)
+        self.model, self.k_start, self.adaptive, self.max_k = draft_model, k, adaptive, max_k
+        self.cache_kw = _cache_kw(draft_model)
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (see below)
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        check_same_vocab(target.model, self.model)
-        self.cache, self.n, self.k, self.device = DynamicCache(config=self.model.config), 0, self.k0, self.model.device
+    def reset(self, req: Request):
+        super().reset(req)
+        check_same_vocab(req.model, self.model)
+        self.cache, self.n_fed, self.k, self.device = DynamicCache(config=self.model.config), 0, self.k_start, self.model.device
         if self.vocab is not None:
-            self._v = self.vocab.to(self.device); self._w = self.model.get_output_embeddings().weight[self._v].detach()
+            self.vocab_ids = self.vocab.to(self.device)
+            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
 
 # %% ../nbs/03_draft_model.ipynb #ade119ae
-def _dm_logits(self: DraftModelProposer, x: torch.Tensor) -> torch.Tensor:
+@patch
+def next_logits(self: DraftModelProposer, x: torch.Tensor) -> torch.Tensor:
     "The draft's next-token logits after feeding `x`: over the full vocabulary, or over `self.vocab` only."
-    if self.vocab is None: return self.model(x, use_cache=True, logits_to_keep=1, **{self._kw: self.cache}).logits[0, -1]
-    return self.model.base_model(x, use_cache=True, **{self._kw: self.cache}).last_hidden_state[0, -1] @ self._w.T
-DraftModelProposer._logits = _dm_logits
+    kw = {self.cache_kw: self.cache, 'use_cache': True}
+    if self.vocab is None: return self.model(x, logits_to_keep=1, **kw).logits[0, -1]
+    return self.model.base_model(x, **kw).last_hidden_state[0, -1] @ self.head_rows.T
 
+@patch
 @torch.inference_mode()
-def _dm_propose(self: DraftModelProposer, tokens: list[int], max_tokens: int) -> Draft | None:
-    k = min(self.k, max_tokens)
-    x, toks, qs = torch.tensor([tokens[self.n:]], device=self.device), [], []
+def propose(self: DraftModelProposer, tokens: list[int], budget: int) -> Draft | None:
+    "`min(k, budget)` tokens, drafted one by one (greedy, or sampled with their `q` kept for verification)."
+    k = min(self.k, budget)
+    x, toks, qs = torch.tensor([tokens[self.n_fed:]], device=self.device), [], []
     for _ in range(k):
-        logits = self._logits(x)
+        logits = self.next_logits(x)
         if self.sampling.greedy: t = logits.argmax(-1, keepdim=True)
         else:
-            q = process_logits(logits, self.sampling); qs.append(q if self.vocab is None else torch.zeros(vocab_size(self.model), device=q.device).index_copy(0, self._v, q))
+            q = process_logits(logits, self.sampling)
+            qs.append(q if self.vocab is None else scatter_vocab(q, self.vocab_ids, vocab_size(self.model)))
             t = torch.multinomial(q, 1, generator=self.generator)
-        toks.append(t if self.vocab is None else self._v[t]); x = toks[-1][None]
-    self.n, self._base = len(tokens) + k - 1, len(tokens)   # the last draft token was never fed
+        toks.append(t if self.vocab is None else self.vocab_ids[t])
+        x = toks[-1][None]
+    self.n_fed, self.n_before = len(tokens) + k - 1, len(tokens)   # the last draft token was never fed
     return Draft(torch.cat(toks), q=torch.stack(qs) if qs else None)
-DraftModelProposer.propose = _dm_propose
 
 # %% ../nbs/03_draft_model.ipynb #cccc3293
-def _dm_update(self: DraftModelProposer, tokens: list[int], v: Verdict, d: Draft | None):
+@patch
+def update(self: DraftModelProposer, fb: Feedback):
+    "Roll the draft's cache back to the accepted tokens; adapt `k` (+2 after a full accept, -1 after a rejection)."
+    d, v = fb.draft, fb.verdict
     if d is None: return
-    valid = self._base + min(v.n_accepted, len(d) - 1)
-    if self.n > valid: self.cache.crop(valid - self.n)
-    self.n = valid
+    valid = self.n_before + min(v.n_accepted, len(d) - 1)
+    if self.n_fed > valid: self.cache.crop(valid - self.n_fed)
+    self.n_fed = valid
     if self.adaptive: self.k = min(self.k + 2, self.max_k) if v.n_accepted == len(d) else max(1, self.k - 1)
-DraftModelProposer.update = _dm_update

@@ -7,12 +7,14 @@ from __future__ import annotations
 import inspect, time, weakref
 from dataclasses import dataclass, field
 import torch
+from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
+from .models import vocab_size
 
 # %% auto #0
-__all__ = ['Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'plot_acceptance', 'Proposer',
-           'OracleProposer', 'fit_draft', 'GenerateOutput', 'generate', 'exact_two_token_dist', 'two_token_counts']
+__all__ = ['Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'Request', 'Feedback', 'Proposer',
+           'OracleProposer', 'fit_draft', 'GenerateOutput', 'generate']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -26,24 +28,28 @@ def _context_len(config) -> int | None:
 class Target:
     "A causal LM with its KV cache: prefill, score a Draft in one forward, commit the accepted path."
     def __init__(self, model, hidden: bool = False):
-        self.model, self.hidden = model, hidden
-        self.cache, self.n, self._kw = DynamicCache(config=model.config), 0, _cache_kw(model)
-        self.device, self.last_hidden, self.last_logits = model.device, None, None   # what the last forward produced, for proposers
+        self.model, self.hidden, self.device = model, hidden, model.device
+        self.cache, self.n_cached, self.cache_kw = DynamicCache(config=model.config), 0, _cache_kw(model)
+        self.last_hidden = None   # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
 
-    def _run(self, ids, **kw):
-        out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self._kw: self.cache}, **kw)
+    def run(self, ids, **kw):
+        "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
+        out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self.cache_kw: self.cache}, **kw)
         if self.hidden: self.last_hidden = out.hidden_states[-1][0]
         return out
 
     @torch.inference_mode()
     def prefill(self, ids: torch.Tensor):
         "Put `ids` `(1, T)` into the cache (no logits needed: the root comes next)."
-        if ids.shape[1]: self._run(ids.to(self.device), logits_to_keep=1); self.n += ids.shape[1]
+        if ids.shape[1]:
+            self.run(ids.to(self.device), logits_to_keep=1)
+            self.n_cached += ids.shape[1]
 
 # %% ../nbs/02_engine.ipynb #75d6ce89
 def additive_mask(allowed: torch.Tensor, dtype=torch.float32, device='cpu') -> torch.Tensor:
     "Boolean `(q, k)` 'may attend' -> additive 4-D mask `(1, 1, q, k)` (0 where allowed, the dtype's minimum elsewhere)."
-    return torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)[None, None].to(device)
+    mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)
+    return mask[None, None].to(device)
 
 def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
     "Additive 4-D mask `(1, 1, 1+n, prefix+1+n)`: each node sees the prefix, the root and its ancestors."
@@ -54,45 +60,45 @@ def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch
     allowed[0, prefix + 1:] = False
     return additive_mask(allowed, dtype, device)
 
+@patch
 @torch.inference_mode()
-def _target_forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
+def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
     "Logits `(1+n, V)` at the root and at each draft node."
     ids = torch.tensor([root], device=self.device)
     if d is not None and len(d): ids = torch.cat([ids, d.tokens.to(self.device)])
-    if d is None or d.is_chain: self.last_logits = self._run(ids[None]).logits[0]
-    else:
-        pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n
-        mask = tree_mask(d, self.n, self.model.dtype, self.device)
-        self.last_logits = self._run(ids[None], attention_mask=mask, position_ids=pos[None]).logits[0]
-    return self.last_logits
-Target.forward = _target_forward
+    if d is None or d.is_chain: return self.run(ids[None]).logits[0]
+    pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n_cached
+    mask = tree_mask(d, self.n_cached, self.model.dtype, self.device)
+    return self.run(ids[None], attention_mask=mask, position_ids=pos[None]).logits[0]
 
 # %% ../nbs/02_engine.ipynb #afd13d4f
+@patch
 @torch.inference_mode()
-def _target_commit(self: Target, d: Draft | None, path: list[int]):
+def commit(self: Target, d: Draft | None, path: list[int]):
     "Keep the root and the accepted `path` of `d` in the cache; drop every other scored node."
-    n_in, keep = 1 + (len(d) if d is not None else 0), 1 + len(path)
+    n_in, keep, start = 1 + (len(d) if d is not None else 0), 1 + len(path), self.n_cached + 1
     if path != list(range(len(path))):  # not a prefix of the nodes: gather the path into place
-        src = torch.tensor([self.n + 1 + i for i in path], device=self.device)
+        src = torch.tensor([start + i for i in path], device=self.device)
         for layer in self.cache.layers:
-            layer.keys[:, :, self.n + 1: self.n + keep] = layer.keys.index_select(2, src)
-            layer.values[:, :, self.n + 1: self.n + keep] = layer.values.index_select(2, src)
+            layer.keys[:, :, start: start + len(path)] = layer.keys.index_select(2, src)
+            layer.values[:, :, start: start + len(path)] = layer.values.index_select(2, src)
     if n_in > keep: self.cache.crop(-(n_in - keep))
-    self.n += keep
+    self.n_cached += keep
     if self.hidden: self.last_hidden = self.last_hidden[[0] + [1 + i for i in path]]
-Target.commit = _target_commit
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
 def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
     "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
-    t = Target(model); V = model.get_output_embeddings().weight.shape[0]
+    t, V = Target(model), vocab_size(model)
     t.prefill(torch.randint(0, V, (1, context), device=model.device))
     times = {n: [] for n in ns}
     for rep in range(reps + 1):          # the first round warms up
         for n in ns:
             x = torch.randint(0, V, (1, n), device=model.device)
-            s = time.perf_counter(); t._run(x).logits.sum().item(); rep and times[n].append(time.perf_counter() - s)
+            start = time.perf_counter()
+            t.run(x).logits.sum().item()
+            if rep: times[n].append(time.perf_counter() - start)
             t.cache.crop(-n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
 
@@ -130,22 +136,26 @@ class Stats:
     def acceptance_rate(self): return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
 
 # %% ../nbs/02_engine.ipynb #c893b6ab
-def _stats_record(self: Stats, d: Draft | None, v: Verdict, n_emitted: int):
+@patch
+def record(self: Stats, d: Draft | None, v: Verdict, n_emitted: int):
+    "Add one step: `d` was scored, `v` decided, `n_emitted` tokens came out (fewer than `v.tokens` at EOS or the budget)."
     nd = d.n_verify if d is not None else 0
-    self.accepted.append(v.n_accepted); self.drafted.append(nd)
+    self.accepted.append(v.n_accepted)
+    self.drafted.append(nd)
     last = 'target' if nd == 0 else 'bonus' if v.n_accepted == nd else 'corrected'
     self.kinds += (['draft'] * v.n_accepted + [last])[:n_emitted]
     self.new_tokens += n_emitted
-Stats.record = _stats_record
 
-def _stats_md(self: Stats) -> str:
+@patch
+def _repr_markdown_(self: Stats) -> str:
+    times = f'{self.prefill_time:.3f} / {self.draft_time:.3f} / {self.verify_time:.3f} / {self.total_time:.3f}'
     rows = [('new tokens', self.new_tokens), ('target forwards', self.steps), ('tau (tokens / forward)', f'{self.tau:.2f}'),
             ('acceptance rate', f'{self.acceptance_rate:.2f}'), ('tokens / s', f'{self.tokens_per_s:.1f}'),
-            ('time: prefill / draft / verify / total (s)', f'{self.prefill_time:.3f} / {self.draft_time:.3f} / {self.verify_time:.3f} / {self.total_time:.3f}')]
+            ('time: prefill / draft / verify / total (s)', times)]
     return '| stat | value |\n|---|---|\n' + '\n'.join(f'| {a} | {b} |' for a, b in rows)
-Stats._repr_markdown_ = _stats_md
 
 # %% ../nbs/02_engine.ipynb #0a2d1110
+@patch
 def plot_acceptance(self: Stats, ax=None, label=None):
     "Histogram of tokens emitted per target forward (accepted + 1)."
     import matplotlib.pyplot as plt
@@ -153,19 +163,48 @@ def plot_acceptance(self: Stats, ax=None, label=None):
     per_step = [a + 1 for a in self.accepted]
     bins = range(1, max(per_step + [1]) + 2)
     ax.hist(per_step, bins=bins, align='left', rwidth=0.8, label=label, alpha=0.8)
-    ax.set_xlabel('tokens per target forward'); ax.set_ylabel('steps'); ax.set_title(f'tau = {self.tau:.2f}')
+    ax.set(xlabel='tokens per target forward', ylabel='steps', title=f'tau = {self.tau:.2f}')
     return ax
-Stats.plot_acceptance = plot_acceptance
 
 # %% ../nbs/02_engine.ipynb #1bcd8601
+@dataclass
+class Request:
+    "What a proposer is told once, before the first step."
+    model: object                        # the target model: read its config, vocabulary, device (the engine runs it)
+    tokens: list[int]                    # the prompt
+    sampling: Sampling = Sampling()
+    generator: torch.Generator | None = None
+    hidden: torch.Tensor | None = None   # (T-1, H): the prefill's top-layer states, when the proposer needs 'hidden'
+    @property
+    def device(self): return self.model.device
+    @property
+    def vocab_size(self) -> int: return vocab_size(self.model)
+
+# %% ../nbs/02_engine.ipynb #66090f47
+@dataclass
+class Feedback:
+    "What a proposer is told after each step: the outcome, and the target outputs it declared in `needs`."
+    tokens: list[int]                    # the prompt and every emitted token, this step's included
+    verdict: Verdict
+    draft: Draft | None                  # what was scored (None: a plain step)
+    logits: torch.Tensor | None = None   # (1+len(draft), V): this forward's logits at the root and every node
+    hidden: torch.Tensor | None = None   # (1+accepted, H): top-layer states at the root and the accepted path
+
+# %% ../nbs/02_engine.ipynb #2dbf8510
 class Proposer:
-    "Base class of drafters. Subclasses implement `propose`, and `reset` / `update` if they keep state."
-    needs_hidden = False
-    def reset(self, target: Target, tokens: list[int], sampling: Sampling, generator=None):
-        self.target, self.sampling, self.generator = target, sampling, generator
-    def propose(self, tokens: list[int], max_tokens: int) -> Draft | None: raise NotImplementedError
-    def update(self, tokens: list[int], verdict: Verdict, draft: Draft | None): pass
-    def make_target(self, model, hidden: bool = False) -> Target: return Target(model, hidden)
+    "Base class of drafters: `propose` drafts; `reset` and `update` keep whatever state a drafter needs."
+    needs: frozenset = frozenset()       # what it reads from the target: a subset of {'logits', 'hidden'}
+    def reset(self, req: Request):
+        "Start a request: the base keeps `req` and its sampling settings, generator and device."
+        self.req, self.sampling, self.generator, self.device = req, req.sampling, req.generator, req.device
+    def propose(self, tokens: list[int], budget: int) -> Draft | None:
+        "A draft of at most `budget` tokens deep after `tokens` (whose last one is the root), or None."
+        raise NotImplementedError
+    def update(self, fb: Feedback):
+        "Learn from a verified step (the default keeps no state)."
+    def make_target(self, model) -> Target:
+        "The target the engine runs: the plain one, with hidden states when the proposer needs them."
+        return Target(model, hidden='hidden' in self.needs)
 
 # %% ../nbs/02_engine.ipynb #7151bab6
 class OracleProposer(Proposer):
@@ -173,12 +212,13 @@ class OracleProposer(Proposer):
     def __init__(self, future, k: int = 7):
         if k < 1: raise ValueError(f"k must be >= 1, got {k}")
         self.future, self.k = list(future), k
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator); self.start = len(tokens)
-    def propose(self, tokens, max_tokens):
+    def reset(self, req: Request):
+        super().reset(req)
+        self.start = len(req.tokens)
+    def propose(self, tokens, budget):
         i = len(tokens) - self.start
-        nxt = self.future[i: i + min(self.k, max_tokens)]
-        return Draft(torch.tensor(nxt, device=self.target.device)) if nxt else None
+        nxt = self.future[i: i + min(self.k, budget)]
+        return Draft(torch.tensor(nxt, device=self.device)) if nxt else None
 
 # %% ../nbs/02_engine.ipynb #457bd5dc
 def _check_request(model, input_ids, max_new_tokens) -> torch.Tensor:
@@ -228,52 +268,54 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
-        target = proposer.make_target(model, proposer.needs_hidden) if proposer is not None else Target(model)
+        target = proposer.make_target(model) if proposer is not None else Target(model)
         target.prefill(ids[:, :-1])
-        tokens = ids[0].tolist()
-        if proposer is not None: proposer.reset(target, tokens, s, generator)
+        loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
+        if proposer is not None: proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden))
         if streamer is not None: streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
-        while stats.new_tokens < max_new_tokens:
-            if not _step(target, proposer, tokens, max_new_tokens - stats.new_tokens, s, generator, verify_fn, eos, stats, streamer): break
+        while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens): pass
     if streamer is not None: streamer.end()
     stats.total_time = time.perf_counter() - t0
-    return GenerateOutput(torch.tensor([tokens], device=ids.device), stats)
+    return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
 
 # %% ../nbs/02_engine.ipynb #b12fe3e3
-def _step(target, proposer, tokens, left, s, generator, verify_fn, eos, stats, streamer) -> bool:
-    t1 = time.perf_counter()
-    d = fit_draft(proposer.propose(tokens, left - 1), left - 1) if proposer is not None and left > 1 else None
+@dataclass
+class _Loop:
+    "The state of one generation: what every step reads and extends."
+    target: Target
+    proposer: Proposer | None
+    tokens: list[int]
+    sampling: Sampling
+    generator: torch.Generator | None
+    verify_fn: object
+    eos: set
+    stats: Stats
+    streamer: object = None
+
+# %% ../nbs/02_engine.ipynb #ebdf040a
+@patch
+def step(self: _Loop, left: int) -> bool:
+    "Draft, score, verify, commit, emit at most `left` tokens; False once EOS was emitted."
+    t1, prop, budget = time.perf_counter(), self.proposer, left - 1
+    d = fit_draft(prop.propose(self.tokens, budget), budget) if prop is not None and budget > 0 else None
     t2 = time.perf_counter()
-    v = verify_fn(d, target.forward(tokens[-1], d), s, generator)
-    target.commit(d, v.path)
+    logits = self.target.forward(self.tokens[-1], d)
+    v = self.verify_fn(d, logits, self.sampling, self.generator)
+    self.target.commit(d, v.path)
     out = v.tokens[:left]
-    hit = next((i for i, x in enumerate(out) if x in eos), None)
+    hit = next((i for i, x in enumerate(out) if x in self.eos), None)
     if hit is not None: out = out[: hit + 1]
-    tokens += out
-    if proposer is not None: proposer.update(tokens, v, d)
-    stats.draft_time += t2 - t1; stats.verify_time += time.perf_counter() - t2
-    stats.record(d, v, len(out))
-    if streamer is not None: streamer.put(torch.tensor(out))
+    self.tokens += out
+    if prop is not None: prop.update(_feedback(self, v, d, logits))
+    self.stats.draft_time += t2 - t1
+    self.stats.verify_time += time.perf_counter() - t2
+    self.stats.record(d, v, len(out))
+    if self.streamer is not None: self.streamer.put(torch.tensor(out))
     return hit is None
 
-# %% ../nbs/02_engine.ipynb #5467a77b
-def exact_two_token_dist(model, ids, s: Sampling) -> torch.Tensor:
-    "The target's exact joint distribution `(V, V)` of the first two new tokens after `ids` under `s`."
-    from specdec_nb.core import process_logits
-    with torch.no_grad():
-        p1 = process_logits(model(ids).logits[0, -1], s)
-        V = p1.shape[-1]
-        nxt = torch.cat([ids.repeat(V, 1), torch.arange(V)[:, None]], 1)
-        p2 = process_logits(model(nxt).logits[:, -1], s)
-    return p1[:, None] * p2
-
-# %% ../nbs/02_engine.ipynb #ad40ecc5
-def two_token_counts(model, ids, make_proposer, n: int, seed: int = 0, **kw) -> torch.Tensor:
-    "Counts `(V, V)` of the first two tokens over `n` seeded speculative generations."
-    V = model.get_output_embeddings().weight.shape[0]
-    g, counts = torch.Generator().manual_seed(seed), torch.zeros(V, V)
-    for _ in range(n):
-        t = generate(model, ids, make_proposer(), max_new_tokens=2, do_sample=True, generator=g, **kw).sequences[0, -2:]
-        counts[t[0], t[1]] += 1
-    return counts
+def _feedback(loop: _Loop, v: Verdict, d: Draft | None, logits: torch.Tensor) -> Feedback:
+    "Only what the proposer declared it needs."
+    needs = loop.proposer.needs
+    return Feedback(loop.tokens, v, d, logits if 'logits' in needs else None,
+                    loop.target.last_hidden if 'hidden' in needs else None)

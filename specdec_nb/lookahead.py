@@ -6,8 +6,9 @@
 from __future__ import annotations
 import random
 import torch
+from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict
-from .engine import Proposer
+from .engine import Proposer, Request, Feedback
 from .ngram import continuation_tree
 
 # %% auto #0
@@ -62,32 +63,38 @@ def lookahead_draft(cands: list[list[int]], window: list[list[int]], device='cpu
 # %% ../nbs/07_lookahead.ipynb #c21d9503
 class LookaheadProposer(Proposer):
     "Lookahead decoding: Jacobi iterations over `W` positions and `N-1` levels feed an N-gram pool; up to `G` pooled N-grams continuing the last token are verified."
-    def __init__(self, W: int = 5, N: int = 3, G: int = 5, pool_from_prompt: bool = True, pool_from_output: bool = False, seed: int = 0):
+    needs = frozenset({'logits'})   # the window's next guesses are read from the verify forward's logits
+    def __init__(self, W: int = 3, N: int = 4, G: int = 2, pool_from_prompt: bool = True, pool_from_output: bool = True,
+                 seed: int = 0):
         _check_args(W, N, G)
         self.W, self.N, self.G, self.pool_from_prompt, self.pool_from_output, self.seed = W, N, G, pool_from_prompt, pool_from_output, seed
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        self.pool = NGramPool(self.N, self.G)
+    def reset(self, req: Request):
+        super().reset(req)
+        tokens, self.pool = req.tokens, NGramPool(self.N, self.G)
         if self.pool_from_prompt: self.pool.extend(tokens)
         rng = random.Random(self.seed)   # its own generator: the window never consumes the sampling generator
         self.window, self._scored = [[rng.choice(tokens) for _ in range(self.W)]], False
 
 # %% ../nbs/07_lookahead.ipynb #69cbd9da
-def _lookahead_propose(self: LookaheadProposer, tokens: list[int], max_tokens: int) -> Draft | None:
-    cands = self.pool.candidates(tokens[-1], min(self.N - 1, max_tokens))
-    self._scored = self.W + len(self.window) - 1 <= max_tokens
-    return lookahead_draft(cands, self.window if self._scored else [], self.target.device)
+@patch
+def propose(self: LookaheadProposer, tokens: list[int], budget: int) -> Draft | None:
+    "Pooled candidates that continue the root (verified) and the window (scored, not verified), when it fits `budget`."
+    cands = self.pool.candidates(tokens[-1], min(self.N - 1, budget))
+    self._scored = self.W + len(self.window) - 1 <= budget
+    return lookahead_draft(cands, self.window if self._scored else [], self.device)
 
-def _lookahead_update(self: LookaheadProposer, tokens: list[int], v: Verdict, d: Draft | None):
+@patch
+def update(self: LookaheadProposer, fb: Feedback):
+    "Pool the committed N-grams (if asked); advance the window by one Jacobi step from its rows of `fb.logits`."
+    tokens, v, d = fb.tokens, fb.verdict, fb.draft
     if self.pool_from_output:   # the N-grams that end in this step's committed tokens: the target's own continuations
         for j in range(max(len(tokens) - len(v.tokens), self.N - 1), len(tokens)): self.pool.add(tokens[j - self.N + 1: j + 1])
     L = len(self.window)
     if not self._scored or d is None or d.n_extra != L * self.W: return
     top = 1 + d.n_verify + (L - 1) * self.W            # logits row of the top level's first node (row 0 = the root)
-    out = self.target.last_logits[top: top + self.W].argmax(-1).tolist()
+    out = fb.logits[top: top + self.W].argmax(-1).tolist()
     self.window, grams = jacobi_step(self.window, out, self.N)
     for g in grams: self.pool.add(g)
-LookaheadProposer.propose, LookaheadProposer.update = _lookahead_propose, _lookahead_update
 
 # %% ../nbs/07_lookahead.ipynb #a816112e
 def plot_window(window: list[list[int]], tok=None, ax=None, title: str | None = None):

@@ -7,12 +7,14 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 import torch
+from fastcore.basics import patch
 import torch.nn.functional as F
 from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
-from .engine import Proposer
+from .engine import Proposer, Request, Feedback
 from .tree import static_tree
-from .training import train, kl_to_target, fingerprint, save_weights, load_weights, read_checkpoint, asset_path
+from .training import train, kl_to_target
+from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['ResBlock', 'MedusaHeads', 'medusa_batches', 'medusa_loss', 'train_medusa', 'save_medusa', 'load_medusa',
@@ -91,12 +93,12 @@ def load_medusa(target, path) -> MedusaHeads:
     return heads.eval()
 
 # %% ../nbs/09_medusa.ipynb #d29157d7
+@patch
 @torch.no_grad()
-def _topk(self: MedusaHeads, h: torch.Tensor, k: int) -> torch.Tensor:
+def topk(self: MedusaHeads, h: torch.Tensor, k: int) -> torch.Tensor:
     "Token ids `(K, ..., k)` of each head's top-k guesses after hidden states `h` `(..., D)`."
     top = self(h).topk(min(k, self._w.shape[0] if self.vocab is not None else k), -1).indices
     return top if self.vocab is None else self.vocab[top]
-MedusaHeads.topk = _topk
 
 # %% ../nbs/09_medusa.ipynb #ef923146
 @torch.no_grad()
@@ -127,17 +129,20 @@ def expected_tau(acc: torch.Tensor, choices) -> float:
 # %% ../nbs/09_medusa.ipynb #a9c56d18
 class MedusaProposer(Proposer):
     "Medusa: a static tree of the heads' top-k guesses on the target's last hidden state."
-    needs_hidden = True
+    needs = frozenset({'hidden'})   # the target's top-layer state of the last committed token
     def __init__(self, heads: MedusaHeads, choices=None):
         self.heads = heads
         choices = choices or getattr(heads, 'choices', None) or [[0] * d for d in range(1, heads.n_heads + 1)]   # default: the heads' own tree, else a top-1 chain
         self.tree = static_tree(choices, max_depth=heads.n_heads)
         self.R, self._chain = max(self.tree.ranks) + 1, self.tree.parents == list(range(-1, len(self.tree) - 1))
         self._d, self._r = torch.tensor(self.tree.depths) - 1, torch.tensor(self.tree.ranks)
-    def propose(self, tokens, max_tokens):
-        h = self.target.last_hidden
-        if h is None: return None                                    # a one-token prompt: nothing to read yet
-        top = self.heads.topk(h[-1].to(self.heads.lm_head.weight.dtype), self.R)
+    def reset(self, req: Request):
+        super().reset(req)
+        self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1]
+    def update(self, fb: Feedback): self.last_hidden = fb.hidden[-1]
+    def propose(self, tokens, budget):
+        if self.last_hidden is None: return None                    # a one-token prompt: nothing to read yet
+        top = self.heads.topk(self.last_hidden.to(self.heads.lm_head.weight.dtype), self.R)
         return Draft(top[self._d, self._r], parents=None if self._chain else self.tree.parents)
 
 # %% ../nbs/09_medusa.ipynb #de99763b

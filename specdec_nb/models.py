@@ -11,7 +11,8 @@ from torch import nn
 
 # %% auto #0
 __all__ = ['SMOLLM2_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'smollm2_gguf_path', 'cache_dir', 'load_smollm2', 'spec_bench_path',
-           'prompt_group', 'load_prompts', 'chat_ids', 'truncated_model', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2']
+           'prompt_group', 'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model',
+           'tiny_llama', 'tiny_qwen2', 'tiny_gpt2']
 
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
@@ -96,9 +97,18 @@ def chat_ids(tok, text: str) -> torch.Tensor:
                                    return_tensors='pt', return_dict=True)['input_ids']
 
 # %% ../nbs/01_models.ipynb #977b8833
-def _decoder(model):
+def decoder(model):
     "The decoder stack of a causal LM (`model.model` for Llama/Qwen2/Mistral/Gemma, `model.transformer` for GPT-2)."
     return getattr(model, 'model', None) or getattr(model, 'transformer')
+
+def decoder_layers(model) -> torch.nn.ModuleList:
+    "The list of decoder layers (`layers`, or GPT-2's `h`)."
+    dec = decoder(model)
+    return dec.layers if hasattr(dec, 'layers') else dec.h
+
+def vocab_size(model) -> int:
+    "Rows of the LM head: the vocabulary the model scores (can exceed the tokenizer's, never the ids it emits)."
+    return model.get_output_embeddings().weight.shape[0]
 
 def truncated_model(model, n_layers: int):
     "A causal LM made of `model`'s first `n_layers` layers + its final norm and LM head, sharing their weights."
@@ -107,12 +117,12 @@ def truncated_model(model, n_layers: int):
     small = copy.copy(model)                       # a shallow copy: the same parameters, no new memory
     small.config = copy.deepcopy(model.config); small.config.num_hidden_layers = n_layers
     if hasattr(small.config, 'layer_types') and small.config.layer_types: small.config.layer_types = small.config.layer_types[:n_layers]
-    dec = copy.copy(_decoder(model)); dec.config = small.config
+    dec = copy.copy(decoder(model)); dec.config = small.config
     small._modules = dict(model._modules); dec._modules = dict(dec._modules)
     key = 'model' if 'model' in model._modules else 'transformer'
     small._modules[key] = dec
     layers = 'layers' if 'layers' in dec._modules else 'h'
-    dec._modules[layers] = nn.ModuleList(list(_decoder(model)._modules[layers])[:n_layers])
+    dec._modules[layers] = nn.ModuleList(list(decoder(model)._modules[layers])[:n_layers])
     return small
 
 # %% ../nbs/01_models.ipynb #47879561

@@ -7,8 +7,9 @@ from __future__ import annotations
 import heapq
 import numpy as np
 import torch
+from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, draft_depths
-from .engine import Proposer, cost_curve
+from .engine import Proposer, Request, Feedback, cost_curve
 
 # %% auto #0
 __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',
@@ -102,10 +103,11 @@ class NGramDrafter(Proposer):
     def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1, length: str = 'cost', cost=None):
         _check_args(k, max_ngram, min_ngram, branches); _check_length(length, cost, k)
         self.k, self.max_ngram, self.min_ngram, self.branches, self.length, self.cost = k, max_ngram, min_ngram, branches, length, cost
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator); self.cur_k, self.lengths = self.k, None
+    def reset(self, req: Request):
+        super().reset(req)
+        self.cur_k, self.lengths = self.k, None
         if self.length == 'cost' and self.branches == 1:
-            c = cost_curve(target.model, self.k) if self.cost is None else self.cost
+            c = cost_curve(req.model, self.k) if self.cost is None else self.cost
             self.lengths = DraftLength([x / c[0] for x in c[:self.k + 1]])
     def _budget(self, strength: int, most: int) -> int:
         "How many tokens to draft now (at most `most`): the cost model's choice for this match strength, else the current length."
@@ -114,33 +116,35 @@ class NGramDrafter(Proposer):
     def _draft(self, conts: list[list[int]]) -> Draft | None:
         conts = [c for c in conts if c]
         if not conts: return None
-        if len(conts) == 1: return Draft(torch.tensor(conts[0], device=self.target.device))
+        if len(conts) == 1: return Draft(torch.tensor(conts[0], device=self.device))
         toks, parents = continuation_tree(conts)
-        return Draft(torch.tensor(toks, device=self.target.device), parents=parents)
+        return Draft(torch.tensor(toks, device=self.device), parents=parents)
 
 # %% ../nbs/06_ngram.ipynb #18e7b593
-def _ngram_update(self: NGramDrafter, tokens: list[int], v: Verdict, d: Draft | None):
+@patch
+def update(self: NGramDrafter, fb: Feedback):
+    "Learn the draft length: acceptance per match strength (cost), or double after a full accept / shrink (adaptive)."
+    d, v = fb.draft, fb.verdict
     if d is None or self.length == 'fixed': return
     if self.lengths is not None: return self.lengths.update(self._strength, len(d), v.n_accepted)
     full = v.n_accepted == max(draft_depths(d))
     self.cur_k = min(self.k, 2 * self.cur_k) if full else max(1, v.n_accepted + 1)
-NGramDrafter.update = _ngram_update
 
 # %% ../nbs/06_ngram.ipynb #1272c382
 class PromptLookupProposer(NGramDrafter):
     "Drafts the tokens that followed the most recent earlier occurrence of the context's longest matching last n-gram."
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        self.buf, self.n = np.zeros(max(1024, 2 * len(tokens)), dtype=np.int64), 0
+    def reset(self, req: Request):
+        super().reset(req)
+        self.buf, self.n = np.zeros(max(1024, 2 * len(req.tokens)), dtype=np.int64), 0
     def _sync(self, tokens: list[int]):
         if len(tokens) > len(self.buf): self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
         self.buf[self.n:len(tokens)] = tokens[self.n:]; self.n = len(tokens)
-    def propose(self, tokens: list[int], max_tokens: int) -> Draft | None:
+    def propose(self, tokens: list[int], budget: int) -> Draft | None:
         self._sync(tokens); a = self.buf[:self.n]
         n, pos = longest_match(a, self.max_ngram, self.min_ngram)
         if not n: return None
         strength = match_extent(a, int(pos[0]), n) if self.lengths is not None else 0   # only the cost model keys on it
-        L = self._budget(strength, min(max_tokens, len(a) - int(pos[0]) - n))
+        L = self._budget(strength, min(budget, len(a) - int(pos[0]) - n))
         return self._draft(continuations(a, n, pos, L, self.branches)) if L else None
 
 # %% ../nbs/06_ngram.ipynb #f82c6876
@@ -161,21 +165,23 @@ class NGramIndex:
                 if b is None or st[b] < v: self.best[key] = x
 
 # %% ../nbs/06_ngram.ipynb #ec720596
-def _longest(self: NGramIndex, ctx: list[int]) -> tuple | None:
+@patch
+def longest(self: NGramIndex, ctx: list[int]) -> tuple | None:
     "The longest suffix n-gram of `ctx` (n = max_n down to min_n) seen followed by a token, or None."
     for n in range(min(self.max_n, len(ctx)), self.min_n - 1, -1):
         key = tuple(ctx[-n:])
         if key in self.last: return key
     return None
 
-def _recent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
+@patch
+def recent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
     "What followed `key` at its most recent occurrence(s), one per distinct next token, up to `k` tokens each."
     pos = [self.last[key]] if branches == 1 else heapq.nlargest(branches, (p for _, p in self.next[key].values()))
     return [self.tokens[j:j + k] for j in pos]
-NGramIndex.longest, NGramIndex.recent = _longest, _recent
 
 # %% ../nbs/06_ngram.ipynb #41195166
-def _frequent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
+@patch
+def frequent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
     "The `branches` most frequent next tokens of `key` (ties: most recent), each extended by greedy most-frequent steps."
     top = [self.best[key]] if branches == 1 else [x for x, _ in heapq.nlargest(branches, self.next[key].items(), key=lambda kv: kv[1])]
     conts = []
@@ -185,22 +191,23 @@ def _frequent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: in
             c.append(self.best[kk]); tail.append(c[-1])
         conts.append(c)
     return conts
-NGramIndex.frequent = _frequent
 
 # %% ../nbs/06_ngram.ipynb #fc6eb344
 class NGramCacheProposer(NGramDrafter):
     "Drafts from an n-gram index of the context, updated incrementally: the most recent or the most frequent continuation."
-    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'recent', branches: int = 1, length: str = 'cost', cost=None):
+    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'frequent', branches: int = 1, length: str = 'cost', cost=None):
         if mode not in ('recent', 'frequent'): raise ValueError(f"mode must be 'recent' or 'frequent', got {mode!r}")
         super().__init__(k, max_ngram, min_ngram, branches, length, cost); self.mode = mode
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        self.index = NGramIndex(self.max_ngram, self.min_ngram); self.index.extend(tokens)
-    def propose(self, tokens: list[int], max_tokens: int) -> Draft | None:
+    def reset(self, req: Request):
+        super().reset(req)
+        self.index = NGramIndex(self.max_ngram, self.min_ngram)
+        self.index.extend(req.tokens)
+    def propose(self, tokens: list[int], budget: int) -> Draft | None:
         self.index.extend(tokens)   # a no-op when `update` has indexed them already
         key = self.index.longest(tokens)
         if key is None: return None
-        f, L = self.index.recent if self.mode == 'recent' else self.index.frequent, self._budget(len(key), max_tokens)
+        f, L = self.index.recent if self.mode == 'recent' else self.index.frequent, self._budget(len(key), budget)
         return self._draft(f(tokens, key, L, self.branches)) if L else None
-    def update(self, tokens: list[int], v: Verdict, d: Draft | None):
-        super().update(tokens, v, d); self.index.extend(tokens)
+    def update(self, fb: Feedback):
+        super().update(fb)
+        self.index.extend(fb.tokens)

@@ -7,11 +7,13 @@ from __future__ import annotations
 import copy, functools, inspect, json, random, time
 from pathlib import Path
 import torch
+from fastcore.basics import patch
 from torch import nn
 from transformers import DynamicCache
-from .core import Draft, Sampling, Verdict, process_logits
-from .engine import Proposer, Target, generate, additive_mask
-from .training import fingerprint, save_weights, load_weights, seq_batches, kl_to_target, train, read_checkpoint, asset_path
+from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
+from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
+from .training import seq_batches, kl_to_target, train
+from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
@@ -82,31 +84,34 @@ class LayerwiseTarget(Target):
         if ids.shape[1] == 0: self.exit_h = torch.zeros(0, self.model.config.hidden_size, device=self.device, dtype=self.model.dtype); return
         h = run_layers(self.base, self.lower, self.base.embed_tokens(ids.to(self.device)), self.cache, 0)
         run_layers(self.base, self.upper, h, self.cache, 0)
-        self.exit_h, self.n = h[0], ids.shape[1]
+        self.exit_h, self.n_cached = h[0], ids.shape[1]
 
 # %% ../nbs/05_self_spec.ipynb #5d513958
+@patch
 @torch.inference_mode()
-def _lw_forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.Tensor:
+def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.Tensor:
+    "Like `Target.forward`, but the lower layers' work that the drafter already did (`pre`) is reused."
     if d is not None and not d.is_chain: raise ValueError("LayerwiseTarget scores chains only (self-speculative drafts are chains)")
     ids = torch.tensor([root] + ([] if d is None else d.tokens.tolist()), device=self.device)
     m = min(len(self.pre), len(ids)) if self.reuse and self.pre is not None else 0
-    crop_to(self.cache, self.n + m, range(self.split)); crop_to(self.cache, self.n, range(self.split, len(self.cache.layers)))
-    h = run_layers(self.base, self.lower, self.base.embed_tokens(ids[m:][None]), self.cache, self.n + m)
+    n = self.n_cached
+    crop_to(self.cache, n + m, range(self.split))
+    crop_to(self.cache, n, range(self.split, len(self.cache.layers)))
+    h = run_layers(self.base, self.lower, self.base.embed_tokens(ids[m:][None]), self.cache, n + m)
     if m: h = torch.cat([self.pre[None, :m], h], 1)
     self.exit_all, self.pre = h[0], None
-    self.last_logits = self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, self.n)))[0]
-    return self.last_logits
-LayerwiseTarget.forward = _lw_forward
+    return self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
 
-def _lw_commit(self: LayerwiseTarget, d: Draft | None, path: list[int]):
+@patch
+def commit(self: LayerwiseTarget, d: Draft | None, path: list[int]):
+    "Commit as `Target` does, and keep the layer-`split` states of the committed tokens (the adapter reads them)."
     Target.commit(self, d, path)
     self.exit_h = self.exit_all[[0] + [1 + i for i in path]]
-LayerwiseTarget.commit = _lw_commit
 
 # %% ../nbs/05_self_spec.ipynb #a46f9c16
 class SelfSpecProposer(Proposer):
     "Drafts with the target's own `layers` (early exit: the first L; layer skipping: all but a skip set), sharing the target's KV cache."
-    def __init__(self, model, layers, k: int = 4, stop: float | None = None, adapter=None, vocab=None, reuse: bool = True):
+    def __init__(self, model, layers, k: int = 6, stop: float | None = 0.5, adapter=None, vocab=None, reuse: bool = True):
         N, layers = n_layers(model), sorted({int(i) for i in layers})
         if not layers: raise ValueError("the draft must keep at least one layer: skipping every layer leaves no model")
         if layers[0] < 0 or layers[-1] >= N: raise ValueError(f"layer indices must be in [0, {N}), got {layers}")
@@ -117,9 +122,11 @@ class SelfSpecProposer(Proposer):
         if adapter is not None and layers != list(range(adapter.exit_layer)): raise ValueError(f"the adapter was trained on top of the first {adapter.exit_layer} layers, not on {layers}")
         self.model, self.layers, self.k, self.stop, self.adapter, self.reuse = model, layers, k, stop, adapter, reuse
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
-    def make_target(self, model, hidden=False):
+    def make_target(self, model):
+        "The one hook: a target that shares its lower layers and KV cache with this drafter."
         if model is not self.model: raise ValueError("this self-speculative drafter was built for another model")
-        return LayerwiseTarget(model, self.split, self.reuse)
+        self.target = LayerwiseTarget(model, self.split, self.reuse)
+        return self.target
 
 # %% ../nbs/05_self_spec.ipynb #d2cbb0a1
 def early_exit(model, exit_layer: int, **kw) -> SelfSpecProposer:
@@ -139,18 +146,23 @@ def layer_skip(model, skip, **kw) -> SelfSpecProposer:
     return SelfSpecProposer(model, [i for i in range(N) if i not in skip], **kw)
 
 # %% ../nbs/05_self_spec.ipynb #1ba7dcfd
-def _ss_reset(self: SelfSpecProposer, target, tokens, sampling, generator=None):
-    super(SelfSpecProposer, self).reset(target, tokens, sampling, generator)
-    if not isinstance(target, LayerwiseTarget) or target.model is not self.model: raise ValueError("SelfSpecProposer needs the target it made (generate calls make_target)")
+@patch
+def reset(self: SelfSpecProposer, req: Request):
+    "Check that the engine runs the target this drafter made; prepare the drafting head and the adapter's cache."
+    super(SelfSpecProposer, self).reset(req)
+    target = getattr(self, 'target', None)
+    if target is None or target.model is not req.model:
+        raise ValueError("SelfSpecProposer needs the target it made (generate calls make_target)")
     W, dev = self.model.get_output_embeddings().weight, target.device
     self._v = None if self.vocab is None else self.vocab.to(dev)
     self._w = W if self._v is None else W[self._v]
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]   # the adapter's cache, how many positions it holds; the full vocabulary size
-SelfSpecProposer.reset = _ss_reset
 
-def _ss_adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
+@patch
+def _adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
+    "The adapter's layer on `h` at `pos`, after catching up on committed positions it has not seen."
     t = self.target
     if pos > self._m:   # committed tokens the adapter has not seen: their layer-L outputs are the target's exit_h
         if pos - self._m > len(t.exit_h): raise RuntimeError("the adapter fell behind the committed tokens")
@@ -158,29 +170,34 @@ def _ss_adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor
     out = run_layers(t.base, [self.adapter.layer], h, self._acache, self._m)
     self._m = pos + 1
     return out[:, -1:]
-SelfSpecProposer._adapt = _ss_adapt
 
 # %% ../nbs/05_self_spec.ipynb #b571baac
+@patch
 @torch.inference_mode()
-def _ss_propose(self: SelfSpecProposer, tokens: list[int], max_tokens: int) -> Draft | None:
-    t, base, x = self.target, self.target.base, tokens[-1]
+def propose(self: SelfSpecProposer, tokens: list[int], budget: int) -> Draft | None:
+    "Up to `k` tokens from the drafting layers, stopping early when the draft is unsure (`stop`)."
+    t, base, x, n = self.target, self.target.base, tokens[-1], self.target.n_cached
     pre, toks, qs = [], [], []
-    for i in range(min(self.k, max_tokens)):
-        h = run_layers(base, t.lower, base.embed_tokens(torch.tensor([[x]], device=t.device)), t.cache, t.n + i); pre.append(h)
-        h = self._adapt(h, t.n + i) if self.adapter is not None else run_layers(base, self._rest, h, t.cache, t.n + i)
+    for i in range(min(self.k, budget)):
+        h = run_layers(base, t.lower, base.embed_tokens(torch.tensor([[x]], device=t.device)), t.cache, n + i)
+        pre.append(h)
+        h = self._adapt(h, n + i) if self.adapter is not None else run_layers(base, self._rest, h, t.cache, n + i)
         logits = (self._norm(h) @ self._w.T)[0, -1]
         q = process_logits(logits, self.sampling) if not self.sampling.greedy else torch.softmax(logits.float(), -1) if self.stop else None
         if self.stop is not None and q.max() < self.stop: break
         j = logits.argmax() if self.sampling.greedy else torch.multinomial(q, 1, generator=self.generator)[0]
-        x = int(j if self._v is None else self._v[j]); toks.append(x)
-        if not self.sampling.greedy: qs.append(q if self._v is None else torch.zeros(self._V, device=q.device, dtype=q.dtype).index_copy(0, self._v, q))
+        x = int(j if self._v is None else self._v[j])
+        toks.append(x)
+        if not self.sampling.greedy: qs.append(q if self._v is None else scatter_vocab(q, self._v, self._V))
     t.pre = torch.cat(pre, 1)[0] if pre else None
     return Draft(torch.tensor(toks, device=t.device), q=torch.stack(qs) if qs else None) if toks else None
-SelfSpecProposer.propose = _ss_propose
 
-def _ss_update(self: SelfSpecProposer, tokens, v: Verdict, d: Draft | None):
-    if self._m > self.target.n: crop_to(self._acache, self.target.n); self._m = self.target.n   # forget the adapter's rejected positions
-SelfSpecProposer.update = _ss_update
+@patch
+def update(self: SelfSpecProposer, fb: Feedback):
+    "Forget the adapter's cache entries at rejected positions."
+    if self._m > self.target.n_cached:
+        crop_to(self._acache, self.target.n_cached)
+        self._m = self.target.n_cached
 
 # %% ../nbs/05_self_spec.ipynb #b5e0ec3d
 def skip_candidates(n: int, sizes=(2, 4, 6), trials: int = 9, seed: int = 0) -> list[list[int]]:

@@ -10,12 +10,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from safetensors.torch import save_file, load_file
+from .checkpoints import trainable_state, save_weights, load_weights, fingerprint, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['TOPICS', 'LANGS', 'TASKS', 'TEMPLATES', 'stdlib_passages', 'distill_prompts', 'self_distill', 'target_features',
-           'lr_at', 'trainable_state', 'save_weights', 'load_weights', 'train', 'fingerprint', 'make_draft',
-           'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft', 'read_checkpoint', 'load_draft',
-           'asset_path', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
+           'lr_at', 'train', 'make_draft', 'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft',
+           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
 
 # %% ../nbs/08_training.ipynb #c088dc1e
 from functools import lru_cache
@@ -136,34 +136,6 @@ def lr_at(step: int, steps: int, lr: float, warmup: int = 20) -> float:
     if step < warmup: return lr * (step + 1) / warmup
     return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, steps - warmup)))))
 
-# %% ../nbs/08_training.ipynb #6f5381f2
-def trainable_state(m: nn.Module) -> dict:
-    "The tensors a checkpoint of `m` holds: its trainable parameters (frozen shared weights are not saved)."
-    return {k: p for k, p in m.named_parameters() if p.requires_grad}
-
-def save_weights(m: nn.Module, path, meta: dict | None = None, dtype=None, extra: dict | None = None):
-    "Save `m`'s trainable tensors (cast to `dtype` if given) and `extra` tensors to safetensors, with string metadata."
-    t = {k: (v.detach().to(dtype) if dtype else v.detach()).contiguous().cpu() for k, v in trainable_state(m).items()}
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    save_file({**t, **(extra or {})}, str(path), metadata={k: str(v) for k, v in (meta or {}).items()})
-
-# %% ../nbs/08_training.ipynb #2eeccb7b
-def load_weights(m: nn.Module, path, expect: dict | None = None) -> dict:
-    "Load trainable tensors saved by `save_weights` into `m`, after checking metadata, names, shapes and dtypes."
-    from safetensors import safe_open
-    if not Path(path).exists(): raise FileNotFoundError(f"no checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, t = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
-    for k, v in (expect or {}).items():
-        if meta.get(k) != str(v): raise ValueError(f"{path} was saved for {k}={meta.get(k)!r}, not {k}={v!r}: it belongs to another model")
-    want = trainable_state(m)
-    if missing := sorted(set(want) - set(t)): raise ValueError(f"{path} lacks {len(missing)} tensors of this module, e.g. {missing[0]!r}")
-    for k, p in want.items():
-        if t[k].shape != p.shape: raise ValueError(f"{path}: {k} has shape {tuple(t[k].shape)}, this module needs {tuple(p.shape)}")
-        if not t[k].is_floating_point(): raise TypeError(f"{path}: {k} has dtype {t[k].dtype}, a floating-point tensor is needed")
-    with torch.no_grad():
-        for k, p in want.items(): p.copy_(t[k])
-    return meta
-
 # %% ../nbs/08_training.ipynb #0764518a
 def _opt_tensors(opt) -> dict:
     return {f'opt.{i}.{k}': v if torch.is_tensor(v) else torch.tensor(v) for i, st in opt.state_dict()['state'].items() for k, v in st.items()}
@@ -194,11 +166,6 @@ def train(student: nn.Module, loss_fn, batches, steps: int, lr: float = 1e-3, ck
     return losses
 
 # %% ../nbs/08_training.ipynb #b3459b63
-def fingerprint(model) -> str:
-    "What a trained artifact must match: architecture, depth, width and vocabulary of the model."
-    c = model.config
-    return f"{c.model_type}-L{c.num_hidden_layers}-d{c.hidden_size}-v{model.get_output_embeddings().weight.shape[0]}"
-
 def _spread(n: int, N: int) -> list[int]: return [int(i * (N - 1) / max(n - 1, 1) + 0.5) for i in range(n)]
 
 # %% ../nbs/08_training.ipynb #54bbcb02
@@ -265,14 +232,6 @@ def save_draft(draft, target, path, dtype=torch.float16, vocab: torch.Tensor | N
     save_weights(draft, path, meta=dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers), dtype=dtype,
                  extra=None if vocab is None else {'vocab': vocab.long().cpu()})
 
-def read_checkpoint(target, path, what: str, holds: str, tensors=('vocab',)) -> tuple[dict, dict]:
-    "Metadata and the optional `tensors` (None when absent) of the trained artifact at `path`, after checking it exists and was made for `target`."
-    from safetensors import safe_open
-    if not Path(path).exists(): raise FileNotFoundError(f"no {what} checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, t = f.metadata() or {}, {k: f.get_tensor(k) if k in f.keys() else None for k in tensors}
-    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} {holds} for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
-    return meta, t
-
 def load_draft(target, path):
     "The draft saved at `path`, rebuilt around `target`'s shared embeddings and LM head (`.frequent_vocab`: its saved vocabulary or None)."
     meta, t = read_checkpoint(target, path, 'draft', 'is a draft')
@@ -281,11 +240,6 @@ def load_draft(target, path):
     return draft
 
 # %% ../nbs/08_training.ipynb #ec3fcd92
-def asset_path(name: str) -> Path:
-    "A file shipped inside the package (`specdec_nb/assets/`): the trained artifacts of the embedded SmolLM2."
-    import importlib.resources
-    return Path(str(importlib.resources.files('specdec_nb') / 'assets' / name))
-
 def smollm2_draft_path() -> Path: return asset_path('smollm2_draft.safetensors')
 
 def load_smollm2_draft(target=None):

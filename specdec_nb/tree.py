@@ -6,10 +6,12 @@
 from __future__ import annotations
 from dataclasses import dataclass
 import torch
+from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, draft_depths
-from .engine import Proposer, Target, tree_mask, _cache_kw
-from .draft import check_same_vocab, vocab_size
+from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
+from .models import vocab_size
+from .draft import check_same_vocab
 
 # %% auto #0
 __all__ = ['StaticTree', 'static_tree', 'TreeDraftProposer', 'plot_tree']
@@ -47,23 +49,24 @@ def static_tree(choices, max_depth: int | None = None) -> StaticTree:
 # %% ../nbs/04_tree.ipynb #da976f8d
 class TreeDraftProposer(Proposer):
     "Drafts a token tree with a small causal LM: static (a choice list) or dynamic (EAGLE-2: best nodes by draft probability)."
-    def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 4, total_tokens: int = 16,
+    def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 3, total_tokens: int = 12,
                  sample_siblings: bool = False):
         if depth is not None and depth < 1: raise ValueError(f"depth must be >= 1, got {depth}")
         if topk < 1 or total_tokens < 1: raise ValueError(f"topk and total_tokens must be >= 1, got {topk} and {total_tokens}")
         self.tree = static_tree(choices, depth) if choices is not None else None
         if self.tree is None and sample_siblings:
             raise ValueError("sample_siblings needs a static tree: a dynamic tree keeps the most probable sampled tokens, which is not exact")
-        self.depth = depth or (self.tree.depth if self.tree else 5)
+        self.depth = depth or (self.tree.depth if self.tree else 4)
         self.model, self.topk, self.total_tokens, self.sample_siblings = draft_model, topk, total_tokens, sample_siblings
         self._kw = _cache_kw(draft_model)
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        check_same_vocab(target.model, self.model)
+    def reset(self, req: Request):
+        super().reset(req)
+        check_same_vocab(req.model, self.model)
         if self.tree and max(self.tree.ranks) >= vocab_size(self.model): raise ValueError(f"a rank in the choice list is >= the vocabulary size {vocab_size(self.model)}")
         self.cache, self.n, self.device = DynamicCache(config=self.model.config), 0, self.model.device
 
 # %% ../nbs/04_tree.ipynb #858bb82d
+@patch
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     "Logits `(len(nodes), V)` of the draft at tree nodes `nodes` (their parents already fed)."
     fed = self._fed + nodes
@@ -74,30 +77,32 @@ def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     out = self.model(sub.tokens[len(self._fed):][None], attention_mask=mask, position_ids=pos[None], use_cache=True, **{self._kw: self.cache})
     self._fed = fed
     return out.logits[0]
-TreeDraftProposer._feed = _feed
 
 # %% ../nbs/04_tree.ipynb #8e170d5e
+@patch
 def _start(self: TreeDraftProposer, tokens: list[int]) -> torch.Tensor:
     x = torch.tensor([tokens[self.n:]], device=self.device)
     logits = self.model(x, use_cache=True, logits_to_keep=1, **{self._kw: self.cache}).logits[0, -1]
     self.n, self._fed, self._tok, self._par = len(tokens), [], [], []
     return logits
 
-def _tree_update(self: TreeDraftProposer, tokens: list[int], v: Verdict, d: Draft | None):
+@patch
+def update(self: TreeDraftProposer, fb: Feedback):
+    "Forget the draft's cache entries past the committed tokens (the tree's nodes)."
     extra = self.cache.get_seq_length() - self.n
     if extra > 0: self.cache.crop(-extra)
-TreeDraftProposer._start, TreeDraftProposer.update = _start, _tree_update
 
 # %% ../nbs/04_tree.ipynb #54bf7377
+@patch
 def _children(self: TreeDraftProposer, logits: torch.Tensor, k: int):
     "Tokens `(m, k)` for `m` parents and the distribution `(m, V)` they were drawn from (None = deterministic)."
     if self.sample_siblings and not self.sampling.greedy:
         q = process_logits(logits, self.sampling)
         return torch.multinomial(q, k, replacement=True, generator=self.generator), q
     return logits.topk(k, dim=-1).indices, None
-TreeDraftProposer._children = _children
 
 # %% ../nbs/04_tree.ipynb #18e55d05
+@patch
 def _propose_static(self: TreeDraftProposer, tokens: list[int], depth: int) -> Draft:
     t = self.tree; n = sum(1 for x in t.depths if x <= depth)
     logits, row, qs = {-1: self._start(tokens)}, {}, [None] * n
@@ -112,9 +117,9 @@ def _propose_static(self: TreeDraftProposer, tokens: list[int], depth: int) -> D
         feed = [i for i in nodes if i in has_child]
         if feed: logits.update(zip(feed, self._feed(feed)))
     return Draft(torch.stack(self._tok), parents=t.parents[:n], q=None if qs[0] is None else torch.stack(qs))
-TreeDraftProposer._propose_static = _propose_static
 
 # %% ../nbs/04_tree.ipynb #ccbd4f24
+@patch
 def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> Draft:
     lp, score, front = self._start(tokens).float().log_softmax(-1)[None], [], [-1]
     for lvl in range(1, depth + 1):
@@ -132,14 +137,14 @@ def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> 
         if self._par[i] < 0 or self._par[i] in keep: keep.add(i)
     keep = sorted(keep); at = {v: j for j, v in enumerate(keep)}
     return Draft(torch.stack([self._tok[i] for i in keep]), parents=[at.get(self._par[i], -1) for i in keep])
-TreeDraftProposer._propose_dynamic = _propose_dynamic
 
 # %% ../nbs/04_tree.ipynb #4da6954b
+@patch
 @torch.inference_mode()
-def _tree_propose(self: TreeDraftProposer, tokens: list[int], max_tokens: int) -> Draft | None:
-    depth = min(self.depth, max_tokens)
+def propose(self: TreeDraftProposer, tokens: list[int], budget: int) -> Draft | None:
+    "A static or dynamic tree at most `budget` deep."
+    depth = min(self.depth, budget)
     return self._propose_static(tokens, depth) if self.tree else self._propose_dynamic(tokens, depth)
-TreeDraftProposer.propose = _tree_propose
 
 # %% ../nbs/04_tree.ipynb #7ef015f2
 def _layout(par: list[int]) -> list[float]:

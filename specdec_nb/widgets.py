@@ -6,14 +6,16 @@
 from __future__ import annotations
 import base64, html, io, os, time
 import torch
+from fastcore.basics import patch
 import ipywidgets as W
 from transformers.generation.streamers import BaseStreamer
-from .engine import Stats, Proposer, generate
+from IPython.display import display
+from .engine import Stats, Proposer, Request, Feedback, generate
 from .models import chat_ids
 
 # %% auto #0
-__all__ = ['KIND_COLORS', 'KIND_NAMES', 'token_html', 'legend_html', 'PieceDecoder', 'stats_line', 'histogram_html', 'Tap',
-           'KindStreamer', 'same_output', 'verdict_html', 'playground_methods', 'Playground', 'Compare']
+__all__ = ['KIND_COLORS', 'KIND_NAMES', 'token_html', 'legend_html', 'PieceDecoder', 'stats_line', 'histogram_html',
+           'StepRecorder', 'KindStreamer', 'same_output', 'verdict_html', 'playground_methods', 'Playground', 'Compare']
 
 # %% ../nbs/11_widgets.ipynb #afbb149e
 KIND_COLORS = dict(draft='#b7e4c7', corrected='#f8b4b4', bonus='#a9cbf0', target='#e4e4e4')
@@ -64,24 +66,24 @@ def histogram_html(s: Stats, width: int = 360) -> str:
     return f'<img alt="acceptance histogram" width="{width}" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}"/>'
 
 # %% ../nbs/11_widgets.ipynb #d136b05a
-class Tap(Proposer):
+class StepRecorder(Proposer):
     "Wraps a proposer (None: plain decoding) and remembers the last step's draft and verdict."
-    def __init__(self, inner: Proposer | None = None): self.inner, self.last = inner, None
-    @property
-    def needs_hidden(self): return bool(self.inner is not None and self.inner.needs_hidden)
-    def reset(self, target, tokens, sampling, generator=None):
-        super().reset(target, tokens, sampling, generator)
-        if self.inner is not None: self.inner.reset(target, tokens, sampling, generator)
-    def propose(self, tokens, max_tokens): return None if self.inner is None else self.inner.propose(tokens, max_tokens)
-    def make_target(self, model, hidden=False): return super().make_target(model, hidden) if self.inner is None else self.inner.make_target(model, hidden)
-    def update(self, tokens, verdict, draft):
-        self.last = (draft, verdict)
-        if self.inner is not None: self.inner.update(tokens, verdict, draft)
+    def __init__(self, inner: Proposer | None = None):
+        self.inner, self.last = inner, None
+        self.needs = inner.needs if inner is not None else frozenset()
+    def reset(self, req: Request):
+        super().reset(req)
+        if self.inner is not None: self.inner.reset(req)
+    def propose(self, tokens, budget): return None if self.inner is None else self.inner.propose(tokens, budget)
+    def make_target(self, model): return super().make_target(model) if self.inner is None else self.inner.make_target(model)
+    def update(self, fb: Feedback):
+        self.last = (fb.draft, fb.verdict)
+        if self.inner is not None: self.inner.update(fb)
 
 # %% ../nbs/11_widgets.ipynb #bb8b1a91
 class KindStreamer(BaseStreamer):
     "Streams one step at a time into token pieces, kinds and live Stats; calls `on_step(self)` after each step."
-    def __init__(self, tok, tap: Tap, on_step=None):
+    def __init__(self, tok, tap: StepRecorder, on_step=None):
         self.tap, self.on_step, self.dec, self.pieces, self.stats, self.t0 = tap, on_step, PieceDecoder(tok), [], Stats(), None
     def put(self, value):
         if self.t0 is None: self.t0 = time.perf_counter(); return      # the prompt
@@ -108,8 +110,8 @@ def verdict_html(name_a: str, name_b: str, same: bool) -> str:
 # %% ../nbs/11_widgets.ipynb #9d1ad2d9
 def playground_methods() -> list[str]:
     "Our methods that can run on a prompt alone."
-    from specdec_nb.bench import PROPOSERS
-    return sorted(n for n in PROPOSERS if n != 'oracle')
+    from specdec_nb.registry import METHODS
+    return sorted(n for n, m in METHODS.items() if not m.peer and n != 'oracle')
 
 def _parse_params(text: str) -> dict:
     "`KEY=VALUE` pairs split by spaces or commas; a bare number after a comma continues a list value (`skip=3,7`)."
@@ -135,14 +137,16 @@ class Playground:
         self._outputs()
 
 # %% ../nbs/11_widgets.ipynb #f7bf6a2d
-def _pg_outputs(self: Playground):
+@patch
+def _outputs(self: Playground):
     self.text, self.info, self.hist = W.HTML(), W.HTML(), W.HTML()
     ctl = W.VBox([self.method, self.k, self.draft_layers, self.max_new, self.temperature, self.seed, self.params])
     self.ui = W.VBox([W.HBox([ctl, self.hist]), self.prompt, self.button, W.HTML(legend_html()), self.info, self.text])
-Playground._outputs = _pg_outputs
-Playground._ipython_display_ = lambda self: display(self.ui)
+@patch
+def _ipython_display_(self: Playground): display(self.ui)
 
-def _pg_setup(self: Playground):
+@patch
+def setup(self: Playground):
     "The controls as a `BenchSetup` (the truncated draft model is built once per layer count)."
     from specdec_nb.bench import BenchSetup
     if getattr(self, '_drafts', None) is None: self._drafts = {}
@@ -151,29 +155,31 @@ def _pg_setup(self: Playground):
                    self.draft_layers.value, dm, _parse_params(self.params.value))
     if self.draft_model is None and s.draft_model is None and self.method.value in ('draft', 'tree'): self._drafts[s.draft_layers] = s.draft
     return s
-Playground.setup = _pg_setup
 
 # %% ../nbs/11_widgets.ipynb #8a6a99e7
+@patch
 def _show(self: Playground, st: KindStreamer, text=None, info=None):
     (self.text if text is None else text).value = st.html(); (self.info if info is None else info).value = stats_line(st.stats)
 
+@patch
 def _generate(self: Playground, method: str, on_step):
     "One streamed run of `method` under the current controls: `(output, streamer)`."
     from specdec_nb.cli import make_proposer
     if not self.prompt.value.strip(): raise ValueError('type a prompt first')
     setup = self.setup(); ids = chat_ids(self.tok, self.prompt.value).to(self.model.device)
-    tap = Tap(make_proposer(method, setup)); st = KindStreamer(self.tok, tap, on_step)
+    tap = StepRecorder(make_proposer(method, setup)); st = KindStreamer(self.tok, tap, on_step)
     g = torch.Generator(device=self.model.device).manual_seed(setup.seed)
     o = generate(self.model, ids, tap, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, streamer=st, generator=g)
     st.stats = o.stats
     return o, st
-Playground._show, Playground._generate = _show, _generate
 
 # %% ../nbs/11_widgets.ipynb #77bb0d45
+@patch
 def _error(self: Playground, e: Exception): self.info.value = f'<span style="color:#c62828">error: {html.escape(str(e))}</span>'
 
-def _run(self: Playground, _=None):
+@patch
+def run(self: Playground, _=None):
     "The Run button's handler; returns the output (None after an error)."
     self.button.disabled, self.text.value, self.hist.value = True, '', ''
     try: self.result, self.streamer = self._generate(self.method.value, self._show)
@@ -181,15 +187,14 @@ def _run(self: Playground, _=None):
     finally: self.button.disabled = False
     self._show(self.streamer); self.hist.value = histogram_html(self.result.stats)
     return self.result
-Playground._error, Playground.run = _error, _run
 
 # %% ../nbs/11_widgets.ipynb #97052e73
-def _to_html(self: Playground) -> str:
+@patch
+def to_html(self: Playground) -> str:
     "The last run as self-contained HTML: method, legend, coloured text, stats line, histogram."
     if self.streamer is None: return '<p>(not run yet)</p>'
     return (f'<div class="sd-playground"><p><b>{html.escape(self.method.value)}</b> · {stats_line(self.result.stats)}</p>'
             f'{legend_html()}{self.streamer.html()}{histogram_html(self.result.stats)}</div>')
-Playground.to_html = _to_html
 
 # %% ../nbs/11_widgets.ipynb #b738530b
 class Compare(Playground):
@@ -205,7 +210,8 @@ class Compare(Playground):
                           W.HBox([col(self.text, self.info), col(self.text_b, self.info_b)])])
 
 # %% ../nbs/11_widgets.ipynb #c46ac26d
-def _compare_run(self: Compare, _=None):
+@patch
+def run(self: Compare, _=None):
     "Run both methods, one after the other, each streaming into its own column; returns `(out_a, out_b)`."
     self.button.disabled, self.verdict.value = True, ''
     try:
@@ -217,13 +223,12 @@ def _compare_run(self: Compare, _=None):
     self._show(self.streamer); self._show(self.streamer_b, self.text_b, self.info_b)
     self.verdict.value = verdict_html(self.method.value, self.method_b.value, same_output(self.result, self.result_b))
     return self.result, self.result_b
-Compare.run = _compare_run
 
 # %% ../nbs/11_widgets.ipynb #9d8cc687
-def _compare_html(self: Compare) -> str:
+@patch
+def to_html(self: Compare) -> str:
     "The last comparison as static HTML."
     if self.streamer is None: return '<p>(not run yet)</p>'
     col = lambda n, r, st: (f'<div style="flex:1;min-width:0"><p><b>{html.escape(n)}</b> · {stats_line(r.stats)}</p>{st.html()}</div>')
     return (f'<div class="sd-compare">{legend_html()}{self.verdict.value}<div style="display:flex;gap:1em">'
             f'{col(self.method.value, self.result, self.streamer)}{col(self.method_b.value, self.result_b, self.streamer_b)}</div></div>')
-Compare.to_html = _compare_html

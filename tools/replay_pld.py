@@ -38,19 +38,20 @@ def replay(data, cost, rule: str, k: int = 10, max_ngram: int = 3, min_ngram: in
     from types import SimpleNamespace
     from specdec_nb.core import Sampling, Verdict
     from specdec_nb.ngram import PromptLookupProposer
+    from specdec_nb.engine import Request, Feedback
     c = lambda n: cost[min(n, len(cost)) - 1]
     toks, spent = 0, 0.0
     for r in data:
         P, out, t = len(r['prompt']), r['out'], 0
         seq = r['prompt'] + out
         pl = PromptLookupProposer(k, max_ngram, min_ngram, length='fixed' if rule == 'oracle' else rule, cost=(plan or cost)[:k + 1])
-        pl.reset(SimpleNamespace(device='cpu'), seq[:P], Sampling())
+        pl.reset(Request(SimpleNamespace(device="cpu"), seq[:P], Sampling()))
         while t < len(out):
             ctx = seq[:P + t]; dr = pl.propose(ctx, 10 ** 9)
             d = [] if dr is None else dr.tokens.tolist()
             if rule == 'oracle': d = d[:lcp(d, out[t:])]
             acc = lcp(d, out[t:])
-            if d: pl.update(ctx, Verdict(list(range(acc)), out[t:t + acc + 1]), dr)
+            if d: pl.update(Feedback(ctx, Verdict(list(range(acc)), out[t:t + acc + 1]), dr))
             t += min(acc + 1, len(out) - t); spent += c(len(d) + 1)
         toks += len(out)
     return toks / spent
