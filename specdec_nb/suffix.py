@@ -225,6 +225,7 @@ class RequestIndex:
             ends, m = nxt, m + 1
         return (m, ends[-most:][::-1]) if len(ends) else (0, ends)
     def continuations(self, ends: np.ndarray, depth: int) -> np.ndarray:
+        "`(len(ends), depth)`: the tokens after each occurrence's end, -1 beyond what the request holds so far."
         pos = ends[:, None] + 1 + np.arange(depth)
         return np.where(pos < self.n, self.buf[np.minimum(pos, self.n - 1)], -1)
 
@@ -276,6 +277,7 @@ def take(self: Plan, cost) -> Plan:
 
 @patch
 def draft(self: Plan, device=None) -> Draft | None:
+    "The plan as a deterministic `Draft` (None when empty)."
     return Draft(torch.tensor(self.tokens, device=device), parents=self.parents) if self.tokens else None
 
 def merge(plans: list[Plan]) -> Plan:
@@ -356,9 +358,10 @@ class SuffixProposer(Proposer):
         self.lead, self.cost = lead, cost
         self.odds, self._prev, self._warned, self.expected, self.candidates = EdgeOdds(), None, False, 0.0, None
 
-# %% ../nbs/06b_suffix.ipynb #35b18eca
+# %% ../nbs/06b_suffix.ipynb #5c2b8410
 @patch
 def reset(self: SuffixProposer, req):
+    "Start a request: the cost curve, the corpus checked and grown by the last answer, the request indexed."
     super(SuffixProposer, self).reset(req)
     self.costs = _cost(req.model, self.max_nodes, self.cost)
     if self.corpus is None: self.corpus = SuffixCorpus(req.vocab_size)
@@ -395,6 +398,7 @@ def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: i
 
 @patch
 def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | None:
+    "The leading nodes, by the cost curve, of the merged trees of the request's and the corpus's longest matches."
     self.request.extend(tokens); depth, plans = min(budget, self.max_nodes), []
     if depth >= 1:
         m, ends = self.request.longest(self.max_match)
@@ -405,9 +409,10 @@ def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | Non
     self.expected = plan.expected
     return plan.draft(self.device)
 
-# %% ../nbs/06b_suffix.ipynb #302046ba
+# %% ../nbs/06b_suffix.ipynb #c0728a8e
 @patch
 def update(self: SuffixProposer, fb):
+    "Index the emitted tokens; learn from the scored candidates."
     self.request.extend(fb.tokens)
     self.odds.learn(self.candidates, fb.draft, fb.verdict.path); self.candidates = None
 
@@ -425,6 +430,7 @@ class CandidateTable:
         rows = np.asarray(tokens, dtype=np.int64)
         self.next[rows], self.live[rows] = top, True
     def copy(self) -> 'CandidateTable':
+        "An independent copy (a proposer fills its own)."
         t = CandidateTable.__new__(CandidateTable); t.next, t.live = self.next.copy(), self.live.copy(); return t
     def seed(self, tokens: list[int]):
         "Rows still empty take, as first candidate, the token that last followed them in `tokens` (e.g. the prompt)."
@@ -471,9 +477,10 @@ class RecycleProposer(Proposer):
         self.table = table.copy() if table is not None else None
         self.odds, self.expected, self.candidates = EdgeOdds(), 0.0, None
 
-# %% ../nbs/06b_suffix.ipynb #45d50353
+# %% ../nbs/06b_suffix.ipynb #6e52a4ca
 @patch
 def reset(self: RecycleProposer, req):
+    "Start a request: the cost curve, the table (kept from earlier requests) checked and seeded from the prompt."
     super(RecycleProposer, self).reset(req)
     self.costs = _cost(req.model, self.max_nodes, self.cost)
     if self.table is None: self.table = CandidateTable(req.vocab_size, self.k)
@@ -485,14 +492,16 @@ def reset(self: RecycleProposer, req):
 
 @patch
 def propose(self: RecycleProposer, tokens: list[int], budget: int) -> Draft | None:
+    "The leading nodes, by the cost curve, of the tree read from the table, best first from the last token."
     children = table_children(self.table, self.odds, self.k)
     self.candidates = Plan(*best_first(children, tokens[-1], self.max_nodes, min(budget, self.max_nodes), self.floor))
     plan = self.candidates.take(self.costs); self.expected = plan.expected
     return plan.draft(self.device)
 
-# %% ../nbs/06b_suffix.ipynb #00fb344f
+# %% ../nbs/06b_suffix.ipynb #05fc63f5
 @patch
 def update(self: RecycleProposer, fb):
+    "Record the step's logits rows in the table (row 0 under the root, row 1+i under node i); learn from the candidates."
     root = fb.tokens[self.seen - 1]                    # the last token before this step: logits row 0 follows it
     scored = [root] + (fb.draft.tokens.tolist() if fb.draft is not None else [])
     if fb.logits is None:
@@ -510,12 +519,16 @@ class FallbackProposer(Proposer):
         self.needs = frozenset(primary.needs) | frozenset(fallback.needs)
         self.expected, self.chosen, self.candidates = 0.0, None, None
     def make_target(self, model):
+        "The target a member needs, if one needs a special one (self-speculation); else the plain one."
         special = [p for p in (self.primary, self.fallback) if type(p).make_target is not Proposer.make_target]
         return special[0].make_target(model) if special else super().make_target(model)
     def reset(self, req):
+        "Start both members on the request."
         super().reset(req); self.primary.reset(req); self.fallback.reset(req)
         self.costs = _cost(req.model, self.max_nodes, self.cost)
-    def update(self, fb): self.primary.update(fb); self.fallback.update(fb)
+    def update(self, fb):
+        "Both members learn from every step, whoever drafted it."
+        self.primary.update(fb); self.fallback.update(fb)
 
 # %% ../nbs/06b_suffix.ipynb #2004ddcf
 @patch
@@ -527,6 +540,7 @@ def _rate(self: FallbackProposer, p: Proposer, d: Draft | None) -> float:
 
 @patch
 def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | None:
+    "Both members' candidates merged and sized by the cost curve; or, without candidates, the draft with the better rate."
     d1, d2 = self.primary.propose(tokens, budget), self.fallback.propose(tokens, budget)
     c1, c2 = getattr(self.primary, 'candidates', None), getattr(self.fallback, 'candidates', None)
     if self.merge and c1 is not None and c2 is not None:
