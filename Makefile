@@ -6,6 +6,10 @@ PY := $(VENV)/bin/python
 TORCH ?= torch==2.13.0
 STAMP := $(VENV)/.specdec-installed
 MATHJAX := docs/_node/node_modules/mathjax/es5/tex-chtml.js
+LOGS := .logs
+# apt quietly, its output in a log (shown only when it fails)
+APT = mkdir -p $(LOGS) && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >$(LOGS)/apt-$(firstword $(1)).log 2>&1 \
+	|| (tail -20 $(LOGS)/apt-$(firstword $(1)).log; exit 1)
 
 .PHONY: install demo test test-fast bench export clean-nbs docs chromium
 
@@ -33,7 +37,7 @@ export: $(STAMP)
 	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean && $(PY) tools/make_readme.py
 
 bench: $(STAMP)
-	$(VENV)/bin/specdec bench --methods hf-vanilla,vanilla,oracle,draft,hf-assisted --prompts ../shared/data/spec_bench_dev.jsonl --json bench_out/standard.json --plot bench_out/standard.png
+	$(VENV)/bin/specdec bench --methods hf-vanilla,vanilla,oracle,draft,hf-assisted --json bench_out/standard.json --plot bench_out/standard.png   # the shipped Spec-Bench dev prompts
 
 readme: $(STAMP)
 	$(PY) tools/make_readme.py
@@ -44,10 +48,10 @@ docs: $(STAMP) $(MATHJAX)
 
 # MathJax served from a local copy (no CDN in the site); npm from Debian when missing.
 $(MATHJAX):
-	command -v npm >/dev/null || (apt-get update && apt-get install -y nodejs npm)
+	command -v npm >/dev/null || { echo 'installing nodejs and npm (apt; log in $(LOGS)/)'; $(call APT,nodejs npm); }
 	mkdir -p docs/_node && cd docs/_node && npm install --no-audit --no-fund --silent mathjax@3.2.2
 	touch $@
 
 # Headless Chromium for tests/test_docs.py (Debian's package).
 chromium:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	command -v chromium >/dev/null || { echo 'installing Chromium (apt; log in $(LOGS)/)'; $(call APT,chromium); }

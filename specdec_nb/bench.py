@@ -32,6 +32,8 @@ def runner(m: Method):
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
 class BenchSetup:
+    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads,
+    an adapter, a skip set) loaded on first use."""
     model: object
     tok: object = None
     max_new_tokens: int = 128
@@ -45,6 +47,7 @@ class BenchSetup:
     adapter: object = None                       # an early-exit adapter (`05_self_spec`)
     skip: list | None = None                     # the layers `layer-skip` leaves out
     why_missing: str = ''
+    top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
     @property
     def draft(self):
         "The draft model: given, else the shipped distilled draft when it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."
@@ -64,12 +67,12 @@ class BenchSetup:
     def medusa(self):
         "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
         return self._artifact('medusa_heads', lambda: load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path()),
-                              'train heads with specdec_nb.medusa.train_medusa and pass --param medusa_path=FILE')
+                              'train heads with specdec_nb.medusa_training.train_medusa and pass --param medusa_path=FILE')
     @property
     def exit_adapter(self):
         "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
         return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path()),
-                              'train one with specdec_nb.selfspec.train_adapter and pass --param adapter_path=FILE')
+                              'train one with specdec_nb.selfspec_training.train_adapter and pass --param adapter_path=FILE')
     @property
     def skip_set(self):
         "Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated config (`params['skip_config']`, else the shipped one when it fits)."
@@ -111,19 +114,34 @@ def variant(setup: BenchSetup, over: dict) -> BenchSetup:
     from dataclasses import replace
     return replace(setup, params={**setup.params, **over}, **{f: None for f, keys in _CHOSEN_BY.items() if any(k in over for k in keys)})
 
+# %% ../nbs/10_bench.ipynb #b0c1d2e1
+import contextlib, logging, os
+
 # %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
+    "One generation with our loop under `setup`'s settings: `(new token ids, target forwards, seconds per phase)`."
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
-                 temperature=setup.temperature or 1.0, generator=g, verify_fn=verify_fn)
-    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps
+                 temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn)
+    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
+
+class _NoConfigNotice(logging.Filter):
+    "Drops transformers' notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
+    def filter(self, record): return 'Passing `generation_config` together with' not in record.getMessage()
+
+@contextlib.contextmanager
+def _quiet_generate(log=logging.getLogger('transformers.generation.utils'), notice=_NoConfigNotice()):
+    log.addFilter(notice)
+    try: yield
+    finally: log.removeFilter(notice)
 
 def run_hf(setup: BenchSetup, ids, **kw):
+    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: e.g. assisted generation): `(new ids, None)`."
     torch.manual_seed(setup.seed)
-    samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=1.0) if setup.do_sample else dict(do_sample=False)
+    samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
-    out = setup.model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,
-                               pad_token_id=eos if isinstance(eos, int) else (eos or [0])[0], **samp, **kw)
+    with _quiet_generate(): out = setup.model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,
+                                                      pad_token_id=eos if isinstance(eos, int) else (eos or [0])[0], **samp, **kw)
     return out[0, ids.shape[1]:].tolist(), None
 
 # %% ../nbs/10_bench.ipynb #320a653d
@@ -139,6 +157,7 @@ def _hf_early_exit(setup, ids, future):
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
 PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-early-exit': _hf_early_exit,
+                  'hf-static': lambda setup, ids, future: run_hf(setup, ids, cache_implementation='static'),
                   'hf-pld': lambda setup, ids, future: run_hf(setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
 
 # %% ../nbs/10_bench.ipynb #303a947b
@@ -153,6 +172,10 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     fw = [r['forwards'] for r in ok]
     out = dict(n=len(ok), new_tokens=toks, seconds=round(secs, 4), tokens_per_s=toks / secs if secs > 0 else None,
                tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None, speedup=None, exact=None)
+    if ok and all(r.get('phases') for r in ok):   # where our steps' time went, summed over the prompts
+        out['phases'] = {p: round(sum(r['phases'][p] for r in ok), 4) for p in ok[0]['phases']}
+        work = out['phases'].get('target_forward', 0) + out['phases'].get('draft_forward', 0)
+        out['overhead'] = 1 - work / sum(out['phases'].values()) if sum(out['phases'].values()) else None
     both = [r for r in ok if r['prompt'] in base]
     if both:
         bs, bt = sum(base[r['prompt']]['seconds'] for r in both), sum(base[r['prompt']]['new_tokens'] for r in both)
@@ -208,6 +231,7 @@ def check_needs(setup, name: str):
         raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):
+    "Raise a `BenchError` naming the valid methods when a name (or a `NAME:KEY=VALUE` variant) in `methods` is unknown or malformed."
     try: bad = [m for m in methods if method_spec(m)[0] not in METHODS]
     except ValueError as e: raise BenchError(f"bad method variant: {e}") from None
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
@@ -215,9 +239,10 @@ def check_methods(methods: list[str]):
 
 def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
-    try: toks, fw = runner(method)(setup, ids, future)
+    try: toks, fw, *times = runner(method)(setup, ids, future)
     except Exception as e: return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
-    return dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
+    out = dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
+    return dict(out, phases=times[0]) if times and times[0] else out
 
 # %% ../nbs/10_bench.ipynb #19aa007b
 def _prepare(setup, methods, prompts, limit):
@@ -231,26 +256,32 @@ def _prepare(setup, methods, prompts, limit):
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
 
 # %% ../nbs/10_bench.ipynb #9e6b9ae5
-def _futures(setup, rows, methods):
+def _futures(setup, rows, methods, progress=False):
     "The greedy continuation of each prompt, for the oracle (computed beforehand, untimed)."
     if 'oracle' not in methods: return [None] * len(rows)
+    from tqdm.auto import tqdm
     greedy = BenchSetup(setup.model, max_new_tokens=setup.max_new_tokens)
-    return [run_ours(greedy, r['ids'])[0] for r in rows]
+    return [run_ours(greedy, r['ids'])[0] for r in tqdm(rows, desc="oracle's continuations", file=sys.stderr, disable=not progress)]
 
 def _config(setup, methods, prompts, limit, repeats, n):
     return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n, repeats=repeats,
                 max_new_tokens=setup.max_new_tokens, temperature=setup.temperature, seed=setup.seed, k=setup.k,
                 draft_layers=setup.draft_layers, params=setup.params, model=getattr(setup.model.config, '_name_or_path', ''),
-                dtype=str(setup.model.dtype), device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__)
+                dtype=str(setup.model.dtype), device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
+                load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None, cores=os.cpu_count())
 
 # %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
               json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
     "Run `methods` interleaved over the prompts; return (and write incrementally) the contract's JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`."
     from tqdm.auto import tqdm
+    from specdec_nb.engine import cost_curve
     (rows, how), timing = _prepare(setup, methods, prompts, limit), 'oracle' in methods if timing is None else timing
-    futures = _futures(setup, rows, methods)
-    for m in methods: _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])          # warm-up, not recorded
+    if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer for m in methods):
+        cost_curve(setup.model)                   # the forward-cost curve cost-aware drafters plan with: measured once, never timed
+    futures = _futures(setup, rows, methods, progress)
+    for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
+        _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])                      # not recorded
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
     for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench', file=sys.stderr):
         per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
@@ -306,9 +337,10 @@ def format_table(result: dict) -> str:
     for m, r in ms.items():
         lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} {_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r['exact']):>6} {len(r['errors']):>6}")
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
-    lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g[:11]:>11}' for g in groups)]
+    w = max([11] + [len(g) for g in groups])                                   # group names in full
+    lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g:>{w}}' for g in groups)]
     for m, r in ms.items():
-        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>11}" for g in groups))
+        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>{w}}" for g in groups))
     oc = result['config'].get('oracle_ceiling')
     if oc: lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
                      f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} {'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]

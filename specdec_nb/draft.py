@@ -9,14 +9,14 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
-from .engine import Proposer, Request, Feedback, _cache_kw
+from .engine import Proposer, Request, Feedback, _cache_kw, next_length
 
 # %% auto #0
 __all__ = ['check_same_vocab', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
 def check_same_vocab(target, draft):
-    "Refuse a draft that scores another vocabulary than the target's: its tokens would mean other things."
+    "Raise a `ValueError` unless the draft scores the same vocabulary as the target (the verifier compares token ids)."
     vt, vd = vocab_size(target), vocab_size(draft)
     if vt != vd:
         raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
@@ -29,6 +29,7 @@ class DraftModelProposer(Proposer):
         self.model, self.k_start, self.adaptive, self.max_k = draft_model, k, adaptive, max_k
         self.cache_kw = _cache_kw(draft_model)
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (see below)
+    def draft_modules(self): return [self.model, self.model.base_model]   # the reduced-vocabulary path calls the base
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
@@ -72,4 +73,4 @@ def update(self: DraftModelProposer, fb: Feedback):
     valid = self.n_before + min(v.n_accepted, len(d) - 1)
     if self.n_fed > valid: self.cache.crop(valid - self.n_fed)
     self.n_fed = valid
-    if self.adaptive: self.k = min(self.k + 2, self.max_k) if v.n_accepted == len(d) else max(1, self.k - 1)
+    if self.adaptive: self.k = next_length(self.k, v.n_accepted, len(d), self.max_k, free=False)

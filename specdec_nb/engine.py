@@ -4,17 +4,21 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import inspect, time, weakref
+import hashlib, inspect, json, os, platform, sys, time, weakref
+from pathlib import Path
 from dataclasses import dataclass, field
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .models import vocab_size
+from torch import nn
+from .kernels import FastLinears, shape_plan
 
 # %% auto #0
-__all__ = ['Target', 'additive_mask', 'tree_mask', 'forward_times', 'cost_curve', 'Stats', 'Request', 'Feedback', 'Proposer',
-           'OracleProposer', 'fit_draft', 'GenerateOutput', 'generate']
+__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'cost_curve',
+           'fast_kernels', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length',
+           'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -31,6 +35,7 @@ class Target:
         self.model, self.hidden, self.device = model, hidden, model.device
         self.cache, self.n_cached, self.cache_kw = DynamicCache(config=model.config), 0, _cache_kw(model)
         self.last_hidden = None   # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
+        self.times = dict(mask=0.0, target_forward=0.0)   # seconds spent building masks and in the model's forwards
 
     def run(self, ids, **kw):
         "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
@@ -64,12 +69,18 @@ def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch
 @torch.inference_mode()
 def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
     "Logits `(1+n, V)` at the root and at each draft node."
+    t0 = time.perf_counter()
     ids = torch.tensor([root], device=self.device)
     if d is not None and len(d): ids = torch.cat([ids, d.tokens.to(self.device)])
-    if d is None or d.is_chain: return self.run(ids[None]).logits[0]
-    pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n_cached
-    mask = tree_mask(d, self.n_cached, self.model.dtype, self.device)
-    return self.run(ids[None], attention_mask=mask, position_ids=pos[None]).logits[0]
+    kw = {}
+    if d is not None and not d.is_chain:
+        pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n_cached
+        kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device), position_ids=pos[None])
+    t1 = time.perf_counter()
+    logits = self.run(ids[None], **kw).logits[0]
+    self.times['mask'] += t1 - t0
+    self.times['target_forward'] += time.perf_counter() - t1
+    return logits
 
 # %% ../nbs/02_engine.ipynb #afd13d4f
 @patch
@@ -88,8 +99,12 @@ def commit(self: Target, d: Draft | None, path: list[int]):
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'auto') -> list[float]:
     "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
+    with FastLinears(model, fast_kernels(model) if kernels == 'auto' and model.device.type == 'cpu' else {}):
+        return _forward_times(model, context, ns, reps)
+
+def _forward_times(model, context: int, ns, reps: int) -> list[float]:
     t, V = Target(model), vocab_size(model)
     t.prefill(torch.randint(0, V, (1, context), device=model.device))
     times = {n: [] for n in ns}
@@ -102,17 +117,75 @@ def forward_times(model, context: int, ns=(1,), reps: int = 7) -> list[float]:
             t.cache.crop(-n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
 
-# %% ../nbs/02_engine.ipynb #6bbe53bd
-_COSTS = weakref.WeakKeyDictionary()   # model -> {(k, context): curve}
+# %% ../nbs/02_engine.ipynb #c0c1a2b4
+def model_fingerprint(model) -> str:
+    "A short hash of what a forward's cost depends on: the architecture (the config without names), dtype and device type."
+    cfg = {k: v for k, v in model.config.to_dict().items() if k not in ('_name_or_path', 'transformers_version', 'architectures')}
+    return hashlib.sha1(json.dumps([type(model).__name__, cfg, str(model.dtype), model.device.type],
+                                   sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3) -> list[float]:
-    "`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`, measured with `forward_times` once per model (and `k`, `context`), then cached."
-    got = _COSTS.setdefault(model, {})
-    if (k, context) not in got:
-        ctx = max(1, min(context, (_context_len(model.config) or 10 ** 9) - k - 2))
-        ts = forward_times(model, ctx, range(1, k + 2), reps)
-        got[(k, context)] = [t / ts[0] for t in ts]
-    return got[(k, context)]
+def machine_key(device='cpu') -> str:
+    "The machine a curve is measured on: the GPU's name on CUDA, else the CPU model and cores; torch threads and version."
+    dev = torch.device(device)
+    if dev.type == 'cuda': what = torch.cuda.get_device_name(dev)
+    else:
+        try: what = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name'))
+        except (OSError, StopIteration): what = platform.processor() or platform.machine()
+        what += f', {os.cpu_count()} cores'
+    return f'{platform.system()} {what}, threads={torch.get_num_threads()}, torch {torch.__version__}'
+
+# %% ../nbs/02_engine.ipynb #6bbe53bd
+_COSTS = weakref.WeakKeyDictionary()   # model -> {key: the longest curve measured}
+
+def _store_file(name: str) -> Path:
+    from specdec_nb.models import cache_dir
+    return cache_dir() / name
+
+def _stored(name: str) -> dict:
+    "What the JSON store `name` in `cache_dir()` holds (empty if missing or unreadable)."
+    try: return json.loads(_store_file(name).read_text())
+    except (OSError, ValueError): return {}
+
+def _store(name: str, values: dict):
+    "Add `values` to the store (written whole, then renamed into place: readers never see half a file)."
+    f = _store_file(name)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp')
+    tmp.write_text(json.dumps({**_stored(name), **values}, indent=1))
+    os.replace(tmp, f)
+
+# %% ../nbs/02_engine.ipynb #c0c1a2b5
+def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False, verbose: bool = True) -> list[float]:
+    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17) once per model
+    architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures again."""
+    key, mem = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}', _COSTS.setdefault(model, {})
+    c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
+    if c is None or len(c) < k + 1:
+        K, t0 = max(k, 16), time.perf_counter()
+        if verbose: print(f'specdec: measuring this machine\'s forward cost T(n)/T(1), n = 1..{K + 1}, once for this model '
+                          f'(kept in {_store_file("cost_curves.json")}) ...', end='', file=sys.stderr, flush=True)
+        ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
+        c = [t / ts[0] for t in ts]; _store('cost_curves.json', {key: c})
+        if verbose: print(f' {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+    mem[key] = c
+    return c[:k + 1]
+
+# %% ../nbs/02_engine.ipynb #7dc01814
+_PLANS = weakref.WeakKeyDictionary()   # model -> its plan
+
+def fast_kernels(model, max_rows: int = 24, verbose: bool = True) -> dict:
+    "`01c_kernels`' plan for `model`'s bias-free linear layers, per weight shape and machine, kept in `cache_dir()`."
+    if model in _PLANS: return _PLANS[model]
+    stored, where, plan, new = _stored('kernel_plans.json'), machine_key(model.device), {}, {}
+    shapes = {tuple(m.weight.shape): m.weight.detach() for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None}
+    for shape, w in shapes.items():
+        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows} | {where}'
+        if key not in stored and verbose and not new:
+            print('specdec: choosing the fastest exact matrix product per layer shape, once for this machine ...', file=sys.stderr)
+        plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows))
+    if new: _store('kernel_plans.json', new)
+    _PLANS[model] = plan
+    return plan
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -123,9 +196,10 @@ class Stats:
     drafted: list = field(default_factory=list)    # verifiable draft tokens per step
     kinds: list = field(default_factory=list)      # per emitted token: draft / corrected / bonus / target
     prefill_time: float = 0.0
-    draft_time: float = 0.0
-    verify_time: float = 0.0
+    draft_time: float = 0.0                        # in the proposer's `propose`
+    verify_time: float = 0.0                       # scoring, verification, commit and the proposer's `update`
     total_time: float = 0.0
+    times: dict = field(default_factory=dict)      # seconds per phase of the steps (see `PHASES`)
     @property
     def steps(self): return len(self.accepted)
     @property
@@ -134,6 +208,24 @@ class Stats:
     def tokens_per_s(self): return self.new_tokens / self.total_time if self.total_time > 0 else float('nan')
     @property
     def acceptance_rate(self): return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
+
+# %% ../nbs/02_engine.ipynb #898cf74b
+PHASES = ('draft_forward', 'draft_other', 'mask', 'target_forward', 'verify', 'commit', 'update', 'loop')
+
+@patch(as_prop=True)
+def breakdown(self: Stats) -> dict:
+    "Seconds per phase (`PHASES`), the loop's own remainder included; empty before a run."
+    if not self.times: return {}
+    t = {p: self.times.get(p, 0.0) for p in PHASES[:-1]}
+    t['draft_other'] = max(self.times.get('draft', 0.0) - t['draft_forward'], 0.0)
+    t['loop'] = max(self.total_time - self.prefill_time - sum(t.values()), 0.0)
+    return t
+
+@patch(as_prop=True)
+def overhead(self: Stats) -> float:
+    "Share of the decoding time spent outside the target's and the drafter's forwards."
+    b, decode = self.breakdown, self.total_time - self.prefill_time
+    return (decode - b['target_forward'] - b['draft_forward']) / decode if b and decode > 0 else float('nan')
 
 # %% ../nbs/02_engine.ipynb #c893b6ab
 @patch
@@ -152,6 +244,9 @@ def _repr_markdown_(self: Stats) -> str:
     rows = [('new tokens', self.new_tokens), ('target forwards', self.steps), ('tau (tokens / forward)', f'{self.tau:.2f}'),
             ('acceptance rate', f'{self.acceptance_rate:.2f}'), ('tokens / s', f'{self.tokens_per_s:.1f}'),
             ('time: prefill / draft / verify / total (s)', times)]
+    if self.breakdown:
+        rows.append(('per phase (ms)', ', '.join(f'{k} {v * 1e3:.0f}' for k, v in self.breakdown.items())))
+        rows.append(('overhead (outside the forwards)', f'{self.overhead:.1%}'))
     return '| stat | value |\n|---|---|\n' + '\n'.join(f'| {a} | {b} |' for a, b in rows)
 
 # %% ../nbs/02_engine.ipynb #0a2d1110
@@ -202,6 +297,9 @@ class Proposer:
         raise NotImplementedError
     def update(self, fb: Feedback):
         "Learn from a verified step (the default keeps no state)."
+    def draft_modules(self) -> list:
+        "The modules whose forwards are this drafter's model work (timed as `draft_forward` in `Stats`)."
+        return []
     def make_target(self, model) -> Target:
         "The target the engine runs: the plain one, with hidden states when the proposer needs them."
         return Target(model, hidden='hidden' in self.needs)
@@ -252,9 +350,16 @@ def fit_draft(d: Draft | None, budget: int) -> Draft | None:
     n_extra = sum(1 for i in keep if i >= d.n_verify)
     return Draft(d.tokens[keep], parents=parents, q=None if d.q is None else d.q[keep], n_extra=n_extra)
 
+# %% ../nbs/02_engine.ipynb #94019d97
+def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) -> int:
+    "The adaptive draft length after a step that accepted `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."
+    if n_accepted >= n_drafted: return min(most, 2 * k if free else k + 2)
+    return max(1, n_accepted + 1 if free else k - 1)
+
 # %% ../nbs/02_engine.ipynb #a1a8f05e
 @dataclass
 class GenerateOutput:
+    "What `generate` returns: `sequences` `(1, prompt + new)` as transformers' `generate` does, and the run's `stats`."
     sequences: torch.Tensor
     stats: Stats
     def _repr_markdown_(self): return f"{self.sequences.shape[1]} tokens\n\n" + self.stats._repr_markdown_()
@@ -262,10 +367,17 @@ class GenerateOutput:
 # %% ../nbs/02_engine.ipynb #487156d6
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128, do_sample: bool = False,
              temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, eos_token_id=None, streamer=None,
-             generator: torch.Generator | None = None, verify_fn=verify) -> GenerateOutput:
+             generator: torch.Generator | None = None, verify_fn=verify, kernels: str = 'auto') -> GenerateOutput:
     "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
     s = Sampling(do_sample, temperature, top_k, top_p)
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
+    if kernels not in ('auto', 'default'): raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
+    fast = kernels == 'auto' and model.device.type == 'cpu'   # the fastest exact CPU product per shape (01c_kernels)
+    with FastLinears(model, fast_kernels(model) if fast else {}):
+        return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn)
+
+def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn) -> GenerateOutput:
+    "The loop of `generate` on a checked request."
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
         target = proposer.make_target(model) if proposer is not None else Target(model)
@@ -274,10 +386,32 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
         if proposer is not None: proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden))
         if streamer is not None: streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
-        while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens): pass
+        target.times = dict(mask=0.0, target_forward=0.0)      # the steps' own, without the prefill
+        if proposer is not None: loop.clock = DraftClock(proposer.draft_modules(), stats.times)
+        try:
+            while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens): pass
+        finally:
+            if loop.clock is not None: loop.clock.remove()
     if streamer is not None: streamer.end()
     stats.total_time = time.perf_counter() - t0
+    stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
+
+# %% ../nbs/02_engine.ipynb #ceeea83d
+class DraftClock:
+    "Times the forwards of a drafter's `modules` into `times['draft_forward']`, only while `on` (shared layers stay untimed)."
+    def __init__(self, modules, times: dict):
+        self.on, self.times, self.depth, self.start = False, times, 0, 0.0
+        self.hooks = [h for m in modules for h in (m.register_forward_pre_hook(self._enter), m.register_forward_hook(self._exit))]
+    def _enter(self, *_):
+        if self.on and self.depth == 0: self.start = time.perf_counter()
+        self.depth += self.on
+    def _exit(self, *_):
+        if not self.on or self.depth == 0: return
+        self.depth -= 1
+        if self.depth == 0: self.times['draft_forward'] = self.times.get('draft_forward', 0.0) + time.perf_counter() - self.start
+    def remove(self):
+        for h in self.hooks: h.remove()
 
 # %% ../nbs/02_engine.ipynb #b12fe3e3
 @dataclass
@@ -292,24 +426,33 @@ class _Loop:
     eos: set
     stats: Stats
     streamer: object = None
+    clock: DraftClock | None = None
+    def add(self, phase: str, seconds: float): self.stats.times[phase] = self.stats.times.get(phase, 0.0) + seconds
 
 # %% ../nbs/02_engine.ipynb #ebdf040a
 @patch
 def step(self: _Loop, left: int) -> bool:
     "Draft, score, verify, commit, emit at most `left` tokens; False once EOS was emitted."
-    t1, prop, budget = time.perf_counter(), self.proposer, left - 1
+    t0, prop, budget = time.perf_counter(), self.proposer, left - 1
+    if self.clock is not None: self.clock.on = True
     d = fit_draft(prop.propose(self.tokens, budget), budget) if prop is not None and budget > 0 else None
-    t2 = time.perf_counter()
+    if self.clock is not None: self.clock.on = False
+    t1 = time.perf_counter()
     logits = self.target.forward(self.tokens[-1], d)
+    t2 = time.perf_counter()
     v = self.verify_fn(d, logits, self.sampling, self.generator)
+    t3 = time.perf_counter()
     self.target.commit(d, v.path)
+    t4 = time.perf_counter()
     out = v.tokens[:left]
     hit = next((i for i, x in enumerate(out) if x in self.eos), None)
     if hit is not None: out = out[: hit + 1]
     self.tokens += out
     if prop is not None: prop.update(_feedback(self, v, d, logits))
-    self.stats.draft_time += t2 - t1
-    self.stats.verify_time += time.perf_counter() - t2
+    t5 = time.perf_counter()
+    for phase, s in (('draft', t1 - t0), ('verify', t3 - t2), ('commit', t4 - t3), ('update', t5 - t4)): self.add(phase, s)
+    self.stats.draft_time += t1 - t0
+    self.stats.verify_time += t5 - t1
     self.stats.record(d, v, len(out))
     if self.streamer is not None: self.streamer.put(torch.tensor(out))
     return hit is None

@@ -12,8 +12,46 @@ from .engine import Proposer, Request, Feedback
 from .ngram import continuation_tree
 
 # %% auto #0
-__all__ = ['window_parents', 'NGramPool', 'jacobi_step', 'lookahead_draft', 'LookaheadProposer', 'plot_window',
-           'plot_lookahead_mask']
+__all__ = ['plot_window', 'plot_lookahead_mask', 'window_parents', 'NGramPool', 'jacobi_step', 'lookahead_draft',
+           'LookaheadProposer']
+
+# %% ../nbs/07_lookahead.ipynb #a816112e
+def plot_window(window: list[list[int]], tok=None, ax=None, title: str | None = None):
+    "Draw the lookahead window (matplotlib): level l, column j at (depth j+l+1, row l), linked to what it attends to."
+    import matplotlib.pyplot as plt
+    L, W = len(window), len(window[0])
+    if ax is None: _, ax = plt.subplots(figsize=(1.2 + 0.9 * (W + L), 0.8 + 0.7 * L))
+    xy = lambda l, j: (j + l + 1, l) if j >= 0 else (0, 0)
+    for l in range(L):
+        for j in range(W):
+            ax.plot(*zip(xy(l - 1, j) if l else xy(0, j - 1), xy(l, j)), color='0.6' if l else 'tab:blue', lw=1, zorder=1)
+    ax.text(0, 0, 'root', ha='center', va='center', bbox=dict(boxstyle='round', fc='0.85'), zorder=2)
+    colors = plt.cm.viridis([0.35 + 0.5 * l / max(L - 1, 1) for l in range(L)])
+    for l, level in enumerate(window):
+        for j, t in enumerate(level):
+            ax.text(*xy(l, j), repr(tok.decode([t])) if tok is not None else str(t), ha='center', va='center', fontsize=8, zorder=2,
+                    bbox=dict(boxstyle='round', fc=colors[l], alpha=0.6))
+    ax.set_xlim(-0.6, W + L - 0.4); ax.set_ylim(L - 0.4, -0.6)
+    ax.set_yticks(range(L), [f'level {l}' for l in range(L)]); ax.set_xlabel('position after the root (depth)')
+    if title: ax.set_title(title)
+    return ax
+
+# %% ../nbs/07_lookahead.ipynb #1cff4526
+def plot_lookahead_mask(d: Draft, ax=None, title: str | None = None, tok=None):
+    """Draw which node (row) attends to which (column) among the root and `d`'s nodes: verification branch, then the
+    lookahead window; `tok` decodes the labels."""
+    import matplotlib.pyplot as plt
+    from specdec_nb.engine import tree_mask
+    m = (tree_mask(d, 0)[0, 0] == 0).float().numpy()
+    n = len(d)
+    if ax is None: _, ax = plt.subplots(figsize=(0.8 + 0.28 * (n + 1),) * 2)
+    ax.imshow(m, cmap='Blues', vmin=0, vmax=1.3)
+    for b in (0.5, d.n_verify + 0.5):
+        ax.axhline(b, color='tab:red', lw=1); ax.axvline(b, color='tab:red', lw=1)
+    labels = ['root'] + [tok.decode([t]) if tok is not None else f'{t}' for t in d.tokens.tolist()]
+    ax.set_xticks(range(n + 1), labels, fontsize=7, rotation=90); ax.set_yticks(range(n + 1), labels, fontsize=7)
+    ax.set_title(title or f'root | {d.n_verify} candidate nodes | {d.n_extra} window nodes')
+    return ax
 
 # %% ../nbs/07_lookahead.ipynb #90b095fd
 def _check_args(W, N, G):
@@ -95,40 +133,3 @@ def update(self: LookaheadProposer, fb: Feedback):
     out = fb.logits[top: top + self.W].argmax(-1).tolist()
     self.window, grams = jacobi_step(self.window, out, self.N)
     for g in grams: self.pool.add(g)
-
-# %% ../nbs/07_lookahead.ipynb #a816112e
-def plot_window(window: list[list[int]], tok=None, ax=None, title: str | None = None):
-    "Draw the lookahead window (matplotlib): level l, column j at (depth j+l+1, row l), linked to what it attends to."
-    import matplotlib.pyplot as plt
-    L, W = len(window), len(window[0])
-    if ax is None: _, ax = plt.subplots(figsize=(1.2 + 0.9 * (W + L), 0.8 + 0.7 * L))
-    xy = lambda l, j: (j + l + 1, l) if j >= 0 else (0, 0)
-    for l in range(L):
-        for j in range(W):
-            ax.plot(*zip(xy(l - 1, j) if l else xy(0, j - 1), xy(l, j)), color='0.6' if l else 'tab:blue', lw=1, zorder=1)
-    ax.text(0, 0, 'root', ha='center', va='center', bbox=dict(boxstyle='round', fc='0.85'), zorder=2)
-    colors = plt.cm.viridis([0.35 + 0.5 * l / max(L - 1, 1) for l in range(L)])
-    for l, level in enumerate(window):
-        for j, t in enumerate(level):
-            ax.text(*xy(l, j), repr(tok.decode([t])) if tok is not None else str(t), ha='center', va='center', fontsize=8, zorder=2,
-                    bbox=dict(boxstyle='round', fc=colors[l], alpha=0.6))
-    ax.set_xlim(-0.6, W + L - 0.4); ax.set_ylim(L - 0.4, -0.6)
-    ax.set_yticks(range(L), [f'level {l}' for l in range(L)]); ax.set_xlabel('position after the root (depth)')
-    if title: ax.set_title(title)
-    return ax
-
-# %% ../nbs/07_lookahead.ipynb #1cff4526
-def plot_lookahead_mask(d: Draft, ax=None, title: str | None = None):
-    "Draw which node (row) attends to which (column) among the root and `d`'s nodes: verification branch, then the lookahead window."
-    import matplotlib.pyplot as plt
-    from specdec_nb.engine import tree_mask
-    m = (tree_mask(d, 0)[0, 0] == 0).float().numpy()
-    n = len(d)
-    if ax is None: _, ax = plt.subplots(figsize=(0.8 + 0.28 * (n + 1),) * 2)
-    ax.imshow(m, cmap='Blues', vmin=0, vmax=1.3)
-    for b in (0.5, d.n_verify + 0.5):
-        ax.axhline(b, color='tab:red', lw=1); ax.axvline(b, color='tab:red', lw=1)
-    labels = ['root'] + [f'{t}' for t in d.tokens.tolist()]
-    ax.set_xticks(range(n + 1), labels, fontsize=7, rotation=90); ax.set_yticks(range(n + 1), labels, fontsize=7)
-    ax.set_title(title or f'root | {d.n_verify} candidate nodes | {d.n_extra} window nodes')
-    return ax

@@ -13,13 +13,11 @@ from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
 from .engine import Proposer, Request, Feedback
 from .tree import static_tree
-from .training import train, kl_to_target
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['ResBlock', 'MedusaHeads', 'medusa_batches', 'medusa_loss', 'train_medusa', 'save_medusa', 'load_medusa',
-           'head_accuracy', 'medusa_choices', 'expected_tau', 'MedusaProposer', 'typical_verify', 'typical',
-           'smollm2_medusa_path', 'load_smollm2_medusa']
+__all__ = ['ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choices', 'expected_tau', 'MedusaProposer',
+           'typical_verify', 'typical', 'smollm2_medusa_path', 'load_smollm2_medusa']
 
 # %% ../nbs/09_medusa.ipynb #1d754b35
 class ResBlock(nn.Module):
@@ -48,32 +46,6 @@ class MedusaHeads(nn.Module):
     def logits(self, z): return self.lm_head(z) if self.vocab is None else z @ self._w.T   # the full head, or the rows of `vocab`
     def forward(self, h): return self.logits(self.hidden(h))                     # (K, ..., V)
 
-# %% ../nbs/09_medusa.ipynb #b9402ce1
-def medusa_batches(feats: dict, n_heads: int, batch_size: int = 256, seed: int = 0, key: str = 'h-1'):
-    "`batches(step)` -> `(h_t (B, D), teacher hidden at t+1..t+K (K, B, D))` at random positions `t`."
-    off = feats['offsets'].tolist()
-    pos = torch.cat([torch.arange(a, b - n_heads) for a, b in zip(off[:-1], off[1:]) if b - a > n_heads])
-    H = feats[key]
-    def batches(step):
-        g = torch.Generator().manual_seed(seed * 1_000_003 + step)
-        t = pos[torch.randint(len(pos), (batch_size,), generator=g)]
-        return H[t].float(), torch.stack([H[t + k].float() for k in range(1, n_heads + 1)])
-    return batches
-
-def medusa_loss(heads: MedusaHeads, batch) -> torch.Tensor:
-    "Mean over heads of KL(target || head)."
-    h, th = batch; dev = heads.lm_head.weight.device
-    return kl_to_target(heads(h.to(dev)), th.to(dev), heads.logits)
-
-# %% ../nbs/09_medusa.ipynb #efec50b2
-def train_medusa(target, feats: dict, n_heads: int = 4, steps: int = 500, batch_size: int = 256, lr: float = 1e-3,
-                 vocab: torch.Tensor | None = None, ckpt=None, seed: int = 0, progress: bool = True):
-    "Train `n_heads` Medusa heads for `target` (frozen) on its cached features (over `vocab` only, if given); returns `(heads, losses)`."
-    heads = MedusaHeads(target.get_output_embeddings(), n_heads).restrict(vocab)
-    losses = train(heads, medusa_loss, medusa_batches(feats, n_heads, batch_size, seed), steps, lr=lr, ckpt=ckpt, seed=seed,
-                   meta=dict(target=fingerprint(target), n_heads=n_heads), progress=progress)
-    return heads.eval(), losses
-
 # %% ../nbs/09_medusa.ipynb #28643af2
 def save_medusa(heads: MedusaHeads, target, path, choices=None, acc=None, dtype=None):
     "Save the heads (their reduced vocabulary, the tree `choices` to use with them, their measured accuracy `acc`) as safetensors."
@@ -99,16 +71,6 @@ def topk(self: MedusaHeads, h: torch.Tensor, k: int) -> torch.Tensor:
     "Token ids `(K, ..., k)` of each head's top-k guesses after hidden states `h` `(..., D)`."
     top = self(h).topk(min(k, self._w.shape[0] if self.vocab is not None else k), -1).indices
     return top if self.vocab is None else self.vocab[top]
-
-# %% ../nbs/09_medusa.ipynb #ef923146
-@torch.no_grad()
-def head_accuracy(heads: MedusaHeads, feats: dict, max_rank: int = 10, n: int = 2000, seed: int = 1, key: str = 'h-1') -> torch.Tensor:
-    "`acc (K, max_rank)`: how often head `k`'s rank-`r` guess is the target's own next choice, on `n` random positions."
-    h, th = medusa_batches(feats, heads.n_heads, n, seed, key)(0)
-    dev = heads.lm_head.weight.device
-    want = heads.lm_head(th.to(dev)).argmax(-1)                       # (K, n): the target's argmax at t+k (full vocabulary)
-    top = heads.topk(h.to(dev), max_rank)                             # (K, n, R) token ids
-    return (top == want[..., None]).float().mean(1).cpu()
 
 # %% ../nbs/09_medusa.ipynb #2833360f
 def medusa_choices(acc: torch.Tensor, n_nodes: int = 16) -> list[list[int]]:
@@ -136,6 +98,7 @@ class MedusaProposer(Proposer):
         self.tree = static_tree(choices, max_depth=heads.n_heads)
         self.R, self._chain = max(self.tree.ranks) + 1, self.tree.parents == list(range(-1, len(self.tree) - 1))
         self._d, self._r = torch.tensor(self.tree.depths) - 1, torch.tensor(self.tree.ranks)
+    def draft_modules(self): return [self.heads]
     def reset(self, req: Request):
         super().reset(req)
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1]
@@ -167,7 +130,9 @@ def typical(eps: float = 0.09, alpha: float = 0.3):
     return partial(typical_verify, eps=eps, alpha=alpha)
 
 # %% ../nbs/09_medusa.ipynb #8f7f8f5c
-def smollm2_medusa_path() -> Path: return asset_path('smollm2_medusa.safetensors')
+def smollm2_medusa_path() -> Path:
+    "Where the Medusa heads trained for the embedded SmolLM2 are shipped, inside the package."
+    return asset_path('smollm2_medusa.safetensors')
 
 def load_smollm2_medusa(target=None) -> MedusaHeads:
     "The shipped Medusa heads of the embedded SmolLM2 (loads the target too if not given)."

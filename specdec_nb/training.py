@@ -214,6 +214,7 @@ def kl_to_target(student_logits, teacher_h, lm_head, mask=None) -> torch.Tensor:
     return kl[mask].mean() if mask is not None else kl.mean()
 
 def draft_loss(draft, batch):
+    "The distillation loss of a draft on one batch `(ids, target hidden states, mask)`: KL from the target's distribution."
     ids, h, mask = batch
     return kl_to_target(draft(ids.to(draft.device), attention_mask=None).logits, h.to(draft.device), draft.lm_head, mask.to(draft.device))
 
@@ -240,7 +241,9 @@ def load_draft(target, path):
     return draft
 
 # %% ../nbs/08_training.ipynb #ec3fcd92
-def smollm2_draft_path() -> Path: return asset_path('smollm2_draft.safetensors')
+def smollm2_draft_path() -> Path:
+    "Where the 2-layer draft distilled from the embedded SmolLM2 is shipped, inside the package."
+    return asset_path('smollm2_draft.safetensors')
 
 def load_smollm2_draft(target=None):
     "The distilled 2-layer draft for the embedded SmolLM2 (loads the target too if not given)."

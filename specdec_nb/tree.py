@@ -14,7 +14,41 @@ from .models import vocab_size
 from .draft import check_same_vocab
 
 # %% auto #0
-__all__ = ['StaticTree', 'static_tree', 'TreeDraftProposer', 'plot_tree']
+__all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
+
+# %% ../nbs/04_tree.ipynb #7ef015f2
+def _layout(par: list[int]) -> list[float]:
+    "A vertical coordinate per node: leaves in depth-first order, parents centred over their children."
+    ch, y, nxt = {}, {}, [0.0]
+    for i, a in enumerate(par): ch.setdefault(a, []).append(i)
+    def place(v):
+        for c in ch.get(v, []): place(c)
+        if v >= 0: y[v] = sum(y[c] for c in ch[v]) / len(ch[v]) if v in ch else nxt[0]; nxt[0] += 0 if v in ch else 1
+    place(-1)
+    return [y[i] for i in range(len(par))]
+
+# %% ../nbs/04_tree.ipynb #c2637105
+def plot_tree(d: Draft, path: list[int] | None = None, tok=None, ax=None, title: str | None = None):
+    "Draw draft tree `d` (matplotlib) with the accepted node `path` highlighted; `tok` decodes the labels."
+    import matplotlib.pyplot as plt
+    par, depth, y, on = d.parent_list, draft_depths(d), _layout(d.parent_list), set(path or [])
+    if ax is None: _, ax = plt.subplots(figsize=(1.6 + 1.4 * max(depth + [1]), 0.4 + 0.45 * max(len(set(y)), 2)))
+    ry = sum(y[i] for i in range(len(d)) if par[i] < 0) / max(1, sum(1 for a in par if a < 0))
+    xy = lambda i: (0, ry) if i < 0 else (depth[i], y[i])
+    for i, a in enumerate(par):
+        good = i in on and (a < 0 or a in on)
+        ax.plot(*zip(xy(a), xy(i)), color='tab:green' if good else '0.7', lw=2.5 if good else 1, zorder=1)
+    ax.text(*xy(-1), 'root', ha='center', va='center', bbox=dict(boxstyle='round', fc='0.9'), zorder=2)
+    for i, t in enumerate(d.tokens.tolist()):
+        label = repr(tok.decode([t])) if tok is not None else str(t)
+        ax.text(*xy(i), label, ha='center', va='center', fontsize=8, zorder=2,
+                bbox=dict(boxstyle='round', fc='palegreen' if i in on else 'white', ec='tab:green' if i in on else '0.5'))
+    D = max(depth + [1])
+    ax.set_xlim(-0.5, D + 0.5); ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top
+    ax.set_xticks(range(1, D + 1)); ax.set_xlabel('depth (tokens after the root)'); ax.set_yticks([])   # no meaningless axes
+    for side in ax.spines.values(): side.set_visible(False)
+    if title: ax.set_title(title)
+    return ax
 
 # %% ../nbs/04_tree.ipynb #ffa90cde
 @dataclass
@@ -59,6 +93,7 @@ class TreeDraftProposer(Proposer):
         self.depth = depth or (self.tree.depth if self.tree else 4)
         self.model, self.topk, self.total_tokens, self.sample_siblings = draft_model, topk, total_tokens, sample_siblings
         self._kw = _cache_kw(draft_model)
+    def draft_modules(self): return [self.model]
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
@@ -145,34 +180,3 @@ def propose(self: TreeDraftProposer, tokens: list[int], budget: int) -> Draft | 
     "A static or dynamic tree at most `budget` deep."
     depth = min(self.depth, budget)
     return self._propose_static(tokens, depth) if self.tree else self._propose_dynamic(tokens, depth)
-
-# %% ../nbs/04_tree.ipynb #7ef015f2
-def _layout(par: list[int]) -> list[float]:
-    "A vertical coordinate per node: leaves in depth-first order, parents centred over their children."
-    ch, y, nxt = {}, {}, [0.0]
-    for i, a in enumerate(par): ch.setdefault(a, []).append(i)
-    def place(v):
-        for c in ch.get(v, []): place(c)
-        if v >= 0: y[v] = sum(y[c] for c in ch[v]) / len(ch[v]) if v in ch else nxt[0]; nxt[0] += 0 if v in ch else 1
-    place(-1)
-    return [y[i] for i in range(len(par))]
-
-# %% ../nbs/04_tree.ipynb #c2637105
-def plot_tree(d: Draft, path: list[int] | None = None, tok=None, ax=None, title: str | None = None):
-    "Draw draft tree `d` (matplotlib) with the accepted node `path` highlighted; `tok` decodes the labels."
-    import matplotlib.pyplot as plt
-    par, depth, y, on = d.parent_list, draft_depths(d), _layout(d.parent_list), set(path or [])
-    if ax is None: _, ax = plt.subplots(figsize=(1.6 + 1.4 * max(depth + [1]), 0.4 + 0.45 * max(len(set(y)), 2)))
-    ry = sum(y[i] for i in range(len(d)) if par[i] < 0) / max(1, sum(1 for a in par if a < 0))
-    xy = lambda i: (0, ry) if i < 0 else (depth[i], y[i])
-    for i, a in enumerate(par):
-        good = i in on and (a < 0 or a in on)
-        ax.plot(*zip(xy(a), xy(i)), color='tab:green' if good else '0.7', lw=2.5 if good else 1, zorder=1)
-    ax.text(*xy(-1), 'root', ha='center', va='center', bbox=dict(boxstyle='round', fc='0.9'), zorder=2)
-    for i, t in enumerate(d.tokens.tolist()):
-        label = repr(tok.decode([t])) if tok is not None else str(t)
-        ax.text(*xy(i), label, ha='center', va='center', fontsize=8, zorder=2,
-                bbox=dict(boxstyle='round', fc='palegreen' if i in on else 'white', ec='tab:green' if i in on else '0.5'))
-    ax.set_xlim(-0.5, max(depth + [1]) + 0.5); ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top; ax.axis('off')
-    if title: ax.set_title(title)
-    return ax

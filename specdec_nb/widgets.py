@@ -174,6 +174,18 @@ def _generate(self: Playground, method: str, on_step):
     st.stats = o.stats
     return o, st
 
+# %% ../nbs/11_widgets.ipynb #e0f1a2b2
+from fastcore.basics import patch
+from .engine import cost_curve
+
+# %% ../nbs/11_widgets.ipynb #e0f1a2b3
+@patch
+def calibrate(self: Playground, methods: list[str], note: W.HTML):
+    "Measure the forward-cost curve before any timed run of `methods` (nothing to do for plain decoding), with a note in `note` meanwhile."
+    if all(m == 'vanilla' for m in methods): return
+    note.value = "<i>measuring this machine's forward costs, once per model (a few seconds) ...</i>"
+    cost_curve(self.model); note.value = ''
+
 # %% ../nbs/11_widgets.ipynb #77bb0d45
 @patch
 def _error(self: Playground, e: Exception): self.info.value = f'<span style="color:#c62828">error: {html.escape(str(e))}</span>'
@@ -182,7 +194,9 @@ def _error(self: Playground, e: Exception): self.info.value = f'<span style="col
 def run(self: Playground, _=None):
     "The Run button's handler; returns the output (None after an error)."
     self.button.disabled, self.text.value, self.hist.value = True, '', ''
-    try: self.result, self.streamer = self._generate(self.method.value, self._show)
+    try:
+        self.calibrate([self.method.value], self.info)
+        self.result, self.streamer = self._generate(self.method.value, self._show)
     except (ValueError, TypeError) as e: self._error(e); return None
     finally: self.button.disabled = False
     self._show(self.streamer); self.hist.value = histogram_html(self.result.stats)
@@ -215,6 +229,7 @@ def run(self: Compare, _=None):
     "Run both methods, one after the other, each streaming into its own column; returns `(out_a, out_b)`."
     self.button.disabled, self.verdict.value = True, ''
     try:
+        self.calibrate([self.method.value, self.method_b.value], self.verdict)
         runs = [self._generate(m, lambda st, t=t, i=i: self._show(st, t, i)) for m, t, i in
                 ((self.method.value, self.text, self.info), (self.method_b.value, self.text_b, self.info_b))]
     except (ValueError, TypeError) as e: self._error(e); return None

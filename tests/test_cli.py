@@ -1,5 +1,5 @@
 "The `specdec` command end to end on a tiny model: the JSON contract, exit codes, error messages."
-import json, os, subprocess, sys
+import json, os, subprocess, sys, time
 from pathlib import Path
 import pytest
 
@@ -35,6 +35,36 @@ def test_bench_contract(tiny_model_dir, two_prompts, tmp_path):
 def test_bench_errors(args, msg):
     r = run(*args)
     assert r.returncode == 2 and msg in r.stderr and 'Traceback' not in r.stderr
+
+@pytest.mark.parametrize('args,msg', [
+    (['generate', 'hi', '--device', 'cuda:99'], '--device cuda:99'),                # no CUDA, or not that many devices
+    (['generate', 'hi', '--model', 'specdec-nb/no-such-model'], 'HF_HUB_OFFLINE is set'),     # run() sets it: no network here
+    (['generate', 'hi', '--method', 'nope'], 'unknown method(s) nope; valid:'),
+    (['generate', 'hi', '--temperature', '-0.5'], '--temperature must be >= 0'),
+    (['generate', 'hi', '--top-p', '1.5'], '--top-p must be in (0, 1]'),
+    (['bench', '--methods', 'vanilla', '--max-new-tokens', '0'], '--max-new-tokens must be positive'),
+    (['demo', '--method', 'hf-pld'], "transformers' own method"),
+])
+def test_usage_errors_before_loading(args, msg):
+    "Bad input of every kind: one line, exit code 2, no traceback, and no model loaded first (well under a model load)."
+    t = time.perf_counter(); r = run(*args)
+    assert r.returncode == 2 and msg in r.stderr and 'Traceback' not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and 'loading' not in r.stderr and time.perf_counter() - t < 30
+
+def test_no_hub_fails_fast():
+    "A hub model name with no network at all (not just HF_HUB_OFFLINE): one line within seconds, not a minute of retries."
+    env = {k: v for k, v in os.environ.items() if k not in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE')}
+    env['HF_ENDPOINT'] = 'http://127.0.0.1:9'                     # nothing listens there: what an offline machine sees
+    t = time.perf_counter()
+    r = subprocess.run(SPECDEC + ['generate', 'hi', '--model', 'specdec-nb/no-such-model'], capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert r.returncode == 2 and 'cannot reach the Hugging Face Hub' in r.stderr and 'Traceback' not in r.stderr, r.stderr
+    assert time.perf_counter() - t < 30
+
+def test_help_is_self_contained():
+    "The help points at what ships (the docs' bench page), not at files a clone does not have."
+    r = run('bench', '--help')
+    assert r.returncode == 0 and 'BENCH.md' not in r.stdout and 'bench page' in r.stdout
 
 def test_malformed_prompts(tiny_model_dir, tmp_path):
     bad = tmp_path / 'bad.jsonl'; bad.write_text('{"question_id": 1, "category": "qa"}\n')

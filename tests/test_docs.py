@@ -101,7 +101,7 @@ def test_no_broken_internal_links_and_nothing_remote(site):
     assert not remote, remote[:20]                                             # no CDN: MathJax and all assets are local
 
 def test_benchmark_figure(site):
-    imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('standard_n8.png')]
+    imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('summary.png')]
     assert imgs and (site / imgs[0]).read_bytes()[:4] == b'\x89PNG'
 
 def test_renders_in_chromium(site, tmp_path):
@@ -113,3 +113,110 @@ def test_renders_in_chromium(site, tmp_path):
     dom = _chromium('--virtual-time-budget=10000', '--dump-dom', (site / 'core.html').as_uri()).stdout
     assert dom.count('<mjx-container') >= 5, 'MathJax did not render the math'
     assert '<mjx-merror' not in dom                                            # no TeX errors
+
+# --- what a reader sees: the rendered pages, checked for the class of problem, not the instance ----------------
+
+_SKIP = {'code', 'pre', 'script', 'style', 'mjx-container', 'textarea', 'kbd', 'samp', 'mjx-assistive-mml'}
+_VOID = {'br', 'hr', 'img', 'input', 'meta', 'link', 'area', 'base', 'col', 'embed', 'source', 'track', 'wbr', 'path', 'rect'}
+_HEADER = re.compile(r'\s*(method|group)\s')      # the header rows of the benchmark's text tables
+
+class _Page(HTMLParser):
+    "A rendered page: its text outside code and math, its `<pre>` blocks and `<th>` cells, MathJax's error nodes, its API entries."
+    def __init__(self):
+        super().__init__(); self.stack, self.prose, self.body, self.pres, self.ths, self.errors, self.entries = [], [], [], [], [], 0, []
+    def _in(self, cls): return any(cls in c.split() for _, c in self.stack)
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get('class') or ''
+        if tag == 'mjx-merror': self.errors += 1
+        if tag in _VOID: return
+        self.stack.append((tag, cls))
+        if tag == 'pre': self.pres.append('')
+        if tag == 'th': self.ths.append('')
+        if tag == 'p' and 'rubric' in cls and self._in('cell_output'): self.entries.append(dict(name='', doc=''))   # a show_doc entry
+    def handle_endtag(self, tag):
+        while tag not in _VOID and self.stack:
+            if self.stack.pop()[0] == tag: break
+    def handle_data(self, data):
+        tags = {t for t, _ in self.stack}
+        if 'pre' in tags: self.pres[-1] += data
+        if 'th' in tags: self.ths[-1] += data
+        if self.entries and self._in('cell_output'):
+            e = self.entries[-1]
+            if any(t == 'p' and 'rubric' in c for t, c in self.stack): e['name'] += data
+            elif not {'pre', 'code', 'a'} & tags and not self._in('highlight'): e['doc'] += data
+        if not tags & _SKIP: self.prose.append(data)
+        if not tags & (_SKIP | {'th'}): self.body.append(data)
+    @property
+    def text(self): return ' '.join(self.prose)
+    def words(self) -> set:
+        "The page's words outside table headers."
+        return set(re.findall(r'[\w-]+', ' '.join(self.body) + ' '.join(l for p in self.pres for l in p.splitlines() if not _HEADER.match(l))))
+
+def page_problems(dom: str, vocab: set = frozenset()) -> list[str]:
+    """What is wrong with one rendered page (its DOM after MathJax ran): math MathJax did not typeset (a literal `$$`, a
+    stray `$`, a leftover `\\(`), MathJax error nodes, API entries without a real docstring, table headers cut short
+    (a header word that is, elsewhere on the site (`vocab`), only ever the start of a longer word)."""
+    p = _Page(); p.feed(dom); out = []
+    for pat, what in ((r'\$\$', 'literal $$: display math not typeset'), (r'\$', 'a stray $: math not typeset'),
+                      (r'\\\(|\\\[', 'math MathJax did not typeset')):
+        hits = list(re.finditer(pat, p.text))
+        out += [f'{what}: ...{p.text[max(0, m.start() - 60):m.end() + 60]!r}...' for m in hits[:3]]
+        if hits: break
+    if p.errors: out.append(f'{p.errors} MathJax error node(s) (mjx-merror)')
+    for e in p.entries:
+        doc = ' '.join(e['doc'].split())
+        if not doc or doc.startswith('Call self as a function'): out.append(f"API entry {e['name'].strip()!r} has no docstring: {doc!r}")
+    body = set(vocab) | p.words()
+    heads = p.ths + [l for pre in p.pres for l in pre.splitlines() if _HEADER.match(l)]
+    for w in dict.fromkeys(w for h in heads for w in re.findall(r'[\w-]{4,}', h)):
+        longer = sorted(x for x in body if x.startswith(w) and x != w)
+        if w not in body and longer: out.append(f'table header {w!r} cut short (of {longer[0]!r}?)')
+    return out
+
+def test_page_problems_catch_the_class():
+    "The checker on hand-made pages: each kind of problem is found, a clean page passes."
+    entry = lambda doc: (f'<div class="cell_output"><hr><p><a href="x">source</a></p><p class="rubric">f</p>'
+                         f'<div class="highlight"><pre>def f(x)</pre></div>{doc}</div>')
+    ok = ('<p>a <mjx-container>x</mjx-container> b</p><pre>method  tok/s  summarization\nvanilla 1.0 1.0</pre>'
+          '<p><code>$HOME</code></p>' + entry('<p><em>Does f.</em></p>'))
+    assert page_problems(ok) == []
+    assert 'literal $$' in page_problems('<p>text\n$$x = 1$$</p>')[0]
+    assert 'stray $' in page_problems('<p>at rate $\\alpha$ and</p>')[0]
+    assert 'did not typeset' in page_problems('<p><span class="math">\\(x\\)</span></p>')[0]
+    assert 'mjx-merror' in page_problems('<p><mjx-container><mjx-merror>x</mjx-merror></mjx-container></p>')[0]
+    assert 'no docstring' in page_problems(entry('<p><em>Call self as a function.</em></p>'))[0]
+    assert 'no docstring' in page_problems(entry(''))[0]
+    assert 'cut short' in page_problems('<pre>method   summarizati\nx 1</pre>', {'summarization'})[0]
+    assert 'cut short' in page_problems('<table><tr><th>math_reaso</th></tr></table><p>math_reasoning</p>')[0]
+
+def _dom(page: Path) -> str: return _chromium('--virtual-time-budget=10000', '--dump-dom', page.as_uri()).stdout
+
+def test_every_page_clean_in_chromium(site):
+    "Every page as Chromium shows it, after MathJax: no untypeset or broken math, no API entry without a docstring, no cut-off header."
+    doms = {f.name: _dom(f) for f in sorted(site.glob('*.html')) if f.stem not in ('genindex', 'search')}
+    vocab = set()
+    for d in doms.values(): page = _Page(); page.feed(d); vocab |= page.words()
+    bad = {name: pr for name, d in doms.items() if (pr := page_problems(d, vocab))}
+    assert not bad, '\n'.join(f'{n}: {x}' for n, pr in bad.items() for x in pr[:5])
+    assert sum(d.count('<mjx-container') for d in doms.values()) >= 50, 'MathJax did not render the math'
+
+def test_every_export_has_a_docstring():
+    "Every function and class the package exports says what it does (not 'Call self as a function.', not a dataclass's generated signature)."
+    import importlib, inspect, pkgutil, specdec_nb
+    missing = []
+    for m in pkgutil.iter_modules(specdec_nb.__path__):
+        if m.name.startswith('_'): continue
+        mod = importlib.import_module(f'specdec_nb.{m.name}')
+        for n in getattr(mod, '__all__', []):
+            o = getattr(mod, n)
+            if not (inspect.isfunction(o) or inspect.isclass(o)): continue
+            doc = o.__doc__ or ''
+            if not doc.strip() or doc.startswith(f'{n}(') or doc.startswith('Call self as'): missing.append(f'{m.name}.{n}')
+    assert not missing, missing
+
+def test_readme_is_generated(tmp_path):
+    "README.md is what `tools/make_readme.py` writes from nbs/index.ipynb, with the stored runs' table (edit, then `make readme`)."
+    import make_readme
+    out = tmp_path / 'README.md'; make_readme.readme(ROOT / 'nbs' / 'index.ipynb', out)
+    assert out.read_text() == (ROOT / 'README.md').read_text(), 'README.md is stale: run `make readme`'
+    assert make_readme.summary_markdown(figure=False) in out.read_text(), 'the results table is stale: run `make readme`'

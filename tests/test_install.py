@@ -6,7 +6,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_wheel_installs_and_runs(tmp_path):
     wheels = tmp_path / 'wheels'
-    subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '-q', '-w', wheels, ROOT], check=True)
+    b = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '-v', '-w', wheels, ROOT],
+                       capture_output=True, text=True)
+    assert b.returncode == 0, b.stdout[-3000:] + b.stderr[-3000:]
+    signs = ('BuildBackendWarning', 'SetuptoolsDeprecationWarning', 'is absent from the `packages`')
+    noise = [l for l in (b.stdout + b.stderr).splitlines() if any(s in l for s in signs)]
+    assert not noise, noise                                                    # packaging says nothing a user must read
     whl = next(wheels.glob('specdec_nb-*.whl'))
     env_dir = tmp_path / 'env'
     venv.EnvBuilder(with_pip=True).create(env_dir)

@@ -13,6 +13,7 @@ import ast, json, re, shutil, subprocess, sys, warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
 SRC, OUT = ROOT / 'docs' / '_src', ROOT / 'docs' / '_build' / 'html'
 MATHJAX = ROOT / 'docs' / '_node' / 'node_modules' / 'mathjax' / 'es5'
 TAGS = {'echo': 'remove-input', 'output': 'remove-output', 'include': 'remove-cell'}
@@ -122,13 +123,11 @@ def api_page() -> str:
     return '\n'.join(out) + '\n'
 
 def results_page() -> str:
-    "The benchmark results: the stored standard run's table and figure."
-    from specdec_nb.bench import format_table
-    res = json.loads((ROOT / 'bench_results' / 'standard_n8.json').read_text())
-    return ('# Benchmark results\n\nThe last standard run (`specdec bench`, 8 Spec-Bench prompts per group, embedded SmolLM2-135M-Instruct, '
-            'fp32, greedy, 128 new tokens, on a 2-core CPU), stored in `bench_results/`; how it is measured is in the bench page. '
-            'Every figure is a ratio against transformers\' `generate` in the same run.\n\n'
-            f'```text\n{format_table(res)}\n```\n\n![speedup per method and group, standard run](bench_results/standard_n8.png)\n')
+    "The benchmark results: the summary the README shows, one row per method from the stored runs (`tools/make_readme.py`)."
+    import make_readme
+    return ('# Benchmark results\n\nEvery method measured with `specdec bench` on a 2-core CPU: the embedded SmolLM2-135M-Instruct, fp32, '
+            'greedy, 128 new tokens, Spec-Bench dev prompts in six groups; how it is measured, and each run in full, is in the bench page.\n\n'
+            + make_readme.summary_markdown(figure=False) + '\n')
 
 def write_sources(proc_dir: Path, dst: Path = SRC) -> list[str]:
     "Converted notebooks, the extra pages, figures and MathJax into `dst`; returns the page names in order."
