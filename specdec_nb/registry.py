@@ -13,6 +13,7 @@ from .ngram import PromptLookupProposer, NGramCacheProposer
 from .lookahead import LookaheadProposer
 from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
+from .suffix import bench_proposer
 
 # %% auto #0
 __all__ = ['METHODS', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown', 'methods_help']
@@ -82,6 +83,12 @@ register('ngram', 'an n-gram index of the context: its most frequent continuatio
     lambda setup, future: NGramCacheProposer(**given(setup, mode='ngram_mode', **_NGRAM)))
 register('lookahead', 'lookahead decoding: Jacobi iterations over a window fill an n-gram pool; pooled n-grams are verified')(
     lambda setup, future: LookaheadProposer(**given(setup, W='W', N='N', G='G', pool_from_output='pool_from_output')))
+register('suffix', "suffix trees: the longest match in the request and in a corpus of the target's own answers, by frequency")(
+    lambda setup, future: bench_proposer(setup, 'suffix'))
+register('recycle', "token recycling: a tree from the target's top-k next tokens, recycled from every verification")(
+    lambda setup, future: bench_proposer(setup, 'recycle'))
+register('suffix-recycle', 'the suffix tree when its match is strong, token recycling otherwise (by expected tokens per time)')(
+    lambda setup, future: bench_proposer(setup, 'suffix-recycle'))
 
 # %% ../nbs/09b_registry.ipynb #91bd9c06
 def _medusa(setup, future=None):
