@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser('generate', help='generate from one prompt, streaming the text, then print the stats',
                        epilog='methods (--method):\n' + methods_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     g.add_argument('prompt', nargs='?', default=None); g.add_argument('--file', default=None, help='read the prompt from a file')
-    g.add_argument('--method', default='vanilla'); _common(g)
+    g.add_argument('--method', default='suffix-recycle', help='one of ours (below); default: suffix trees with token recycling, draft-free'); _common(g)
     d = sub.add_parser('demo', help='plain vs speculative decoding on one prompt: timing, tau, the identical-output check')
     d.add_argument('prompt', nargs='?', default=None, help='your own prompt (default: a Spec-Bench summarization request)')
     d.add_argument('--method', default='pld')
