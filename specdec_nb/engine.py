@@ -16,9 +16,9 @@ from torch import nn
 from .kernels import FastLinears, shape_plan
 
 # %% auto #0
-__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'cost_curve',
-           'fast_kernels', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length',
-           'GenerateOutput', 'generate', 'DraftClock']
+__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible',
+           'cost_curve', 'fast_kernels', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft',
+           'next_length', 'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -155,18 +155,28 @@ def _store(name: str, values: dict):
     os.replace(tmp, f)
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b5
+def plausible(c: list[float]) -> bool:
+    "Whether a cost curve can be a quiet machine's: n tokens cost no less than ~one and no more than ~n single steps."
+    return all(0.9 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
+
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False, verbose: bool = True) -> list[float]:
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17) once per model
-    architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures again."""
+    architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures
+    again. A curve that no quiet machine gives (see `plausible`: another process took the cores) is measured once more, and
+    never stored."""
     key, mem = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}', _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
-    if c is None or len(c) < k + 1:
+    if c is None or len(c) < k + 1 or not plausible(c):
         K, t0 = max(k, 16), time.perf_counter()
         if verbose: print(f'specdec: measuring this machine\'s forward cost T(n)/T(1), n = 1..{K + 1}, once for this model '
                           f'(kept in {_store_file("cost_curves.json")}) ...', end='', file=sys.stderr, flush=True)
-        ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
-        c = [t / ts[0] for t in ts]; _store('cost_curves.json', {key: c})
-        if verbose: print(f' {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+        for attempt in range(2):
+            ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
+            c = [t / ts[0] for t in ts]
+            if plausible(c): break
+        if plausible(c): _store('cost_curves.json', {key: c})
+        if verbose: print(f' {time.perf_counter() - t0:.1f} s' + ('' if plausible(c) else ': the machine is too busy for a '
+                          'reliable curve, not kept'), file=sys.stderr)
     mem[key] = c
     return c[:k + 1]
 
