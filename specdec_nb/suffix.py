@@ -596,7 +596,8 @@ def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
     if ck not in _LOADED: _LOADED[ck] = SuffixCorpus.load(src)
     cp = _LOADED[ck]
     cp._index('base')                                  # built once, then shared by the copies
-    field, want = ('tokenizer', tokenizer_fingerprint(tok)) if tok is not None else ('target', fingerprint(model))
+    by_tok = tok is not None and hasattr(tok, 'get_vocab')           # a stand-in tokenizer: check the target instead
+    field, want = ('tokenizer', tokenizer_fingerprint(tok)) if by_tok else ('target', fingerprint(model))
     if cp.meta.get(field) == want and cp.vocab_size == V: return cp.copy(), ''
     why = f"{src} was built for {field} {cp.meta.get(field)!r}, not this target's ({want})"
     if path is not None: raise ValueError(why)
