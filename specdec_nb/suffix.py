@@ -573,6 +573,7 @@ def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, bat
 
 # %% ../nbs/06b_suffix.ipynb #7437ff4d
 def smollm2_corpus_path() -> Path:
+    "Where the corpus of SmolLM2's own answers is shipped, inside the package."
     from specdec_nb.checkpoints import asset_path
     return asset_path('smollm2_suffix_corpus.safetensors')
 
