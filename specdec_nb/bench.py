@@ -123,7 +123,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
-                 kernels=setup.params.get('kernels', 'auto'))   # --param kernels=default: plain F.linear
+                 kernels=setup.params.get('kernels', 'default'))   # --param kernels=auto: 01c_kernels' plan
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
 
 class _NoConfigNotice(logging.Filter):

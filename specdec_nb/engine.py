@@ -99,7 +99,7 @@ def commit(self: Target, d: Draft | None, path: list[int]):
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'auto') -> list[float]:
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'default') -> list[float]:
     "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
     with FastLinears(model, fast_kernels(model) if kernels == 'auto' and model.device.type == 'cpu' else {}):
         return _forward_times(model, context, ns, reps)
@@ -377,12 +377,12 @@ class GenerateOutput:
 # %% ../nbs/02_engine.ipynb #487156d6
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128, do_sample: bool = False,
              temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, eos_token_id=None, streamer=None,
-             generator: torch.Generator | None = None, verify_fn=verify, kernels: str = 'auto') -> GenerateOutput:
+             generator: torch.Generator | None = None, verify_fn=verify, kernels: str = 'default') -> GenerateOutput:
     "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
     s = Sampling(do_sample, temperature, top_k, top_p)
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
     if kernels not in ('auto', 'default'): raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
-    fast = kernels == 'auto' and model.device.type == 'cpu'   # the fastest exact CPU product per shape (01c_kernels)
+    fast = kernels == 'auto' and model.device.type == 'cpu'   # opt-in: 01c_kernels' plan (probe-checked, not proven exact)
     with FastLinears(model, fast_kernels(model) if fast else {}):
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn)
 
