@@ -4,13 +4,13 @@
 
 # %% ../nbs/01c_kernels.ipynb #d4f911d0
 from __future__ import annotations
-import time, weakref
+import time
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 # %% auto #0
-__all__ = ['KERNELS', 'exact_kernels', 'fastest_kernel', 'shape_plan', 'kernel_plan', 'FastLinears']
+__all__ = ['KERNELS', 'exact_kernels', 'fastest_kernel', 'shape_plan', 'FastLinears']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -48,18 +48,8 @@ def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7) -> str:
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
 def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3) -> list[str]:
-    "The kernel for `n = 1..max_rows` rows with weight `w`."
+    "The kernel for `n = 1..max_rows` rows with weight `w` (`engine.fast_kernels` keeps one per shape and machine)."
     return [fastest_kernel(w, n, reps) for n in range(1, max_rows + 1)]
-
-_PLANS = weakref.WeakKeyDictionary()   # model -> {(threads, max_rows): plan}
-
-def kernel_plan(model, max_rows: int = 24, reps: int = 3) -> dict:
-    "`{(out, in): [kernel for n = 1..max_rows]}` for the model's bias-free `nn.Linear` shapes, measured once and cached."
-    key, got = (torch.get_num_threads(), max_rows), _PLANS.setdefault(model, {})
-    if key not in got:
-        ws = {tuple(m.weight.shape): m.weight.detach() for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None}
-        got[key] = {s: shape_plan(w, max_rows, reps) for s, w in ws.items()}
-    return got[key]
 
 # %% ../nbs/01c_kernels.ipynb #8583ca97
 class FastLinears:
