@@ -14,6 +14,7 @@ from .core import verify
 from .registry import METHODS, Method, exit_layer
 from .training import load_draft, smollm2_draft_path
 from .medusa import load_medusa, smollm2_medusa_path
+from .eagle import load_eagle, smollm2_eagle_path
 from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
@@ -44,6 +45,7 @@ class BenchSetup:
     draft_model: object = None
     params: dict = field(default_factory=dict)   # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
     medusa_heads: object = None
+    eagle_head: object = None                    # an EAGLE head (`09c_eagle`)
     adapter: object = None                       # an early-exit adapter (`05_self_spec`)
     skip: list | None = None                     # the layers `layer-skip` leaves out
     why_missing: str = ''
@@ -68,6 +70,11 @@ class BenchSetup:
         "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
         return self._artifact('medusa_heads', lambda: load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path()),
                               'train heads with specdec_nb.medusa_training.train_medusa and pass --param medusa_path=FILE')
+    @property
+    def eagle(self):
+        "The EAGLE head: given, else from `params['eagle_path']`, else the shipped head when it fits the target."
+        return self._artifact('eagle_head', lambda: load_eagle(self.model, self.params.get('eagle_path') or smollm2_eagle_path()),
+                              'train one with specdec_nb.eagle_training.train_eagle and pass --param eagle_path=FILE')
     @property
     def exit_adapter(self):
         "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
@@ -106,7 +113,7 @@ def method_spec(spec: str) -> tuple[str, dict]:
     return name, parse_params(kvs)
 
 # %% ../nbs/10_bench.ipynb #8b308e41
-_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
+_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'eagle_head': ('eagle_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
 
 def variant(setup: BenchSetup, over: dict) -> BenchSetup:
     "`setup` with `over` on its params; an artifact those params choose (a draft, heads, adapter, skip set) is loaded afresh, the rest shared."
@@ -228,7 +235,7 @@ def check_needs(setup, name: str):
     "Raise a `BenchError` saying why when method `name`'s prerequisite (a draft model, Medusa heads) is not available for `setup`."
     need = METHODS[name].needs
     if need and getattr(setup, need, None) is None:
-        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set'}.get(need, f'a {need} model')
+        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set', 'eagle': 'an EAGLE head'}.get(need, f'a {need} model')
         raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):

@@ -14,6 +14,7 @@ from .lookahead import LookaheadProposer
 from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
 from .suffix import bench_proposer
+from .eagle import EagleProposer, EagleTreeProposer
 
 # %% auto #0
 __all__ = ['METHODS', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown', 'methods_help']
@@ -102,6 +103,19 @@ def _typical(setup):
 register('medusa', "Medusa heads guess the next tokens from the target's hidden state; a static tree of them", 'medusa')(_medusa)
 register('medusa-typical-lossy', 'Medusa with typical acceptance: LOSSY under sampling (equal to medusa when greedy)',
          'medusa', verify=_typical)(_medusa)
+
+# %% ../nbs/09b_registry.ipynb #c09afcd5
+def _eagle_tree(setup, future=None):
+    "`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`, and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."
+    cost = setup.params.get('cost')
+    cost = [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+    kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes')
+    if cost is not None: kw.setdefault('max_nodes', min(24, len(cost) - 1))
+    return EagleTreeProposer(setup.eagle, cost=cost, **kw)
+
+register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain (adaptive length)", 'eagle')(
+    lambda setup, future: EagleProposer(setup.eagle, **given(setup, k='eagle_k')))
+register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve', 'eagle')(_eagle_tree)
 
 # %% ../nbs/09b_registry.ipynb #8de1ab09
 def exit_layer(setup) -> int:
