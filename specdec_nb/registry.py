@@ -104,7 +104,7 @@ register('medusa', "Medusa heads guess the next tokens from the target's hidden 
 register('medusa-typical-lossy', 'Medusa with typical acceptance: LOSSY under sampling (equal to medusa when greedy)',
          'medusa', verify=_typical)(_medusa)
 
-# %% ../nbs/09b_registry.ipynb #c09afcd5
+# %% ../nbs/09b_registry.ipynb #d1746be3
 def _eagle_tree(setup, future=None):
     "`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`, and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."
     cost = setup.params.get('cost')
