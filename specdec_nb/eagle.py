@@ -210,7 +210,8 @@ def _select(self: EagleTreeProposer, tree: dict) -> Draft:
     "The leading nodes by score, as many as pay by the cost curve: a tree (every parent outscores its children)."
     order = sorted(range(len(tree['score'])), key=lambda i: (-tree['score'][i], i))[: self.max_nodes]
     probs = [math.exp(tree['score'][i]) for i in order]
-    keep = sorted(order[: max(1, best_size(probs, self.costs))])
+    n = max(1, best_size(probs, self.costs))
+    keep, self.expected = sorted(order[:n]), sum(probs[:n])    # `expected`: accepted tokens, as the head estimates them
     at = {v: j for j, v in enumerate(keep)}
     return Draft(torch.stack([tree['tok'][i] for i in keep]), parents=[at.get(tree['par'][i], -1) for i in keep])
 

@@ -13,7 +13,7 @@ from .ngram import PromptLookupProposer, NGramCacheProposer
 from .lookahead import LookaheadProposer
 from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
-from .suffix import bench_proposer
+from .suffix import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
 
 # %% auto #0
@@ -105,10 +105,14 @@ register('medusa-typical-lossy', 'Medusa with typical acceptance: LOSSY under sa
          'medusa', verify=_typical)(_medusa)
 
 # %% ../nbs/09b_registry.ipynb #d1746be3
+def _cost_param(setup) -> list[float] | None:
+    "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
+    cost = setup.params.get('cost')
+    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+
 def _eagle_tree(setup, future=None):
     "`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`, and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."
-    cost = setup.params.get('cost')
-    cost = [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+    cost = _cost_param(setup)
     kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes')
     if cost is not None: kw.setdefault('max_nodes', min(24, len(cost) - 1))
     return EagleTreeProposer(setup.eagle, cost=cost, **kw)
@@ -116,6 +120,8 @@ def _eagle_tree(setup, future=None):
 register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain (adaptive length)", 'eagle')(
     lambda setup, future: EagleProposer(setup.eagle, **given(setup, k='eagle_k')))
 register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve', 'eagle')(_eagle_tree)
+register('suffix-eagle', 'suffix-recycle, or the EAGLE-2 tree when it promises more tokens per unit of target time', 'eagle')(
+    lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix-recycle'), _eagle_tree(setup), cost=_cost_param(setup)))
 
 # %% ../nbs/09b_registry.ipynb #8de1ab09
 def exit_layer(setup) -> int:

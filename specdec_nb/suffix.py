@@ -521,7 +521,9 @@ class FallbackProposer(Proposer):
     def make_target(self, model):
         "The target a member needs, if one needs a special one (self-speculation); else the plain one."
         special = [p for p in (self.primary, self.fallback) if type(p).make_target is not Proposer.make_target]
-        return special[0].make_target(model) if special else super().make_target(model)
+        target = special[0].make_target(model) if special else super().make_target(model)
+        target.hidden = target.hidden or 'hidden' in self.needs     # a member nested in it may need less than the other
+        return target
     def reset(self, req):
         "Start both members on the request."
         super().reset(req); self.primary.reset(req); self.fallback.reset(req)
