@@ -285,12 +285,15 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     from tqdm.auto import tqdm
     from specdec_nb.engine import cost_curve
     (rows, how), timing = _prepare(setup, methods, prompts, limit), 'oracle' in methods if timing is None else timing
+    curve = None
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer for m in methods):
-        cost_curve(setup.model)                   # the forward-cost curve cost-aware drafters plan with: measured once, never timed
+        curve = cost_curve(setup.model)           # the forward-cost curve cost-aware drafters plan with: measured once, never timed
+        if progress: print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}' for n in (2, 4, 8, 16)), file=sys.stderr)
     futures = _futures(setup, rows, methods, progress)
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
         _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])                      # not recorded
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
+    if curve is not None: result['config']['cost_curve'] = [round(c, 3) for c in curve]
     for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench', file=sys.stderr):
         per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
         if len(per[(i, m)]) == repeats:
