@@ -81,9 +81,11 @@ def ancestor_mask(d: Draft) -> torch.Tensor:
     return m
 
 # %% ../nbs/00_core.ipynb #c777904e
-def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
-    "A distribution `q` over the token ids `ids` (`(..., len(ids))`) as one over the full vocabulary `(..., vocab_size)`."
-    return q.new_zeros(*q.shape[:-1], vocab_size).index_copy(-1, ids.to(q.device), q)
+def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int, fill: float = 0.0) -> torch.Tensor:
+    """Values `q` `(..., len(ids))` over the token ids `ids` as values over the full vocabulary `(..., vocab_size)`,
+    `fill` elsewhere: 0 for a distribution, `-inf` for logits."""
+    full = q.new_full((*q.shape[:-1], vocab_size), fill)
+    return full.index_copy(-1, ids.to(q.device), q)
 
 # %% ../nbs/00_core.ipynb #5382440e
 @dataclass

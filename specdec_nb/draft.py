@@ -12,7 +12,7 @@ from .models import vocab_size
 from .engine import Proposer, Request, Feedback, _cache_kw, next_length
 
 # %% auto #0
-__all__ = ['check_same_vocab', 'DraftModelProposer']
+__all__ = ['check_same_vocab', 'vocab_head', 'draft_logits', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
 def check_same_vocab(target, draft):
@@ -20,6 +20,21 @@ def check_same_vocab(target, draft):
     vt, vd = vocab_size(target), vocab_size(draft)
     if vt != vd:
         raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
+
+# %% ../nbs/03_draft_model.ipynb #07ecedce
+def vocab_head(model, vocab_ids: torch.Tensor) -> torch.Tensor:
+    "The rows of `model`'s LM head for the tokens `vocab_ids` `(n,)`: a head over that reduced vocabulary."
+    return model.get_output_embeddings().weight[vocab_ids].detach()
+
+def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) -> torch.Tensor:
+    """Logits of `model` after feeding `x` `(1, n)`: at every position `(n, V)`, or (`last`) at the last one `(V,)`.
+    With a reduced `head` (from `vocab_head`), over its tokens only (`V = len(head)`); `kw` go to the forward."""
+    if head is None:
+        keep = {'logits_to_keep': 1} if last else {}
+        logits = model(x, **keep, **kw).logits[0]
+        return logits[-1] if last else logits
+    hidden = model.base_model(x, **kw).last_hidden_state[0]
+    return (hidden[-1] if last else hidden) @ head.T
 
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):
@@ -36,15 +51,14 @@ class DraftModelProposer(Proposer):
         self.cache, self.n_fed, self.k, self.device = DynamicCache(config=self.model.config), 0, self.k_start, self.model.device
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
-            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
+            self.head_rows = vocab_head(self.model, self.vocab_ids)
 
 # %% ../nbs/03_draft_model.ipynb #ade119ae
 @patch
 def next_logits(self: DraftModelProposer, x: torch.Tensor) -> torch.Tensor:
     "The draft's next-token logits after feeding `x`: over the full vocabulary, or over `self.vocab` only."
-    kw = {self.cache_kw: self.cache, 'use_cache': True}
-    if self.vocab is None: return self.model(x, logits_to_keep=1, **kw).logits[0, -1]
-    return self.model.base_model(x, **kw).last_hidden_state[0, -1] @ self.head_rows.T
+    head = None if self.vocab is None else self.head_rows
+    return draft_logits(self.model, x, head, last=True, **{self.cache_kw: self.cache, 'use_cache': True})
 
 @patch
 @torch.inference_mode()

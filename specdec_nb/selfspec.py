@@ -11,28 +11,34 @@ from fastcore.basics import patch
 from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
+from .models import decoder
 from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
-           'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config', 'load_skip_config',
-           'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter', 'smollm2_adapter_path',
-           'load_smollm2_adapter']
+__all__ = ['llama_decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget',
+           'SelfSpecProposer', 'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config',
+           'load_skip_config', 'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter',
+           'smollm2_adapter_path', 'load_smollm2_adapter']
 
 # %% ../nbs/05_self_spec.ipynb #dc0d91d6
-def decoder(model):
-    "The Llama-style decoder inside `model` (with `embed_tokens`, `layers`, `norm`, `rotary_emb`), or a clear error."
-    base = model.base_model
-    missing = [a for a in ('embed_tokens', 'layers', 'norm', 'rotary_emb') if not hasattr(base, a)]
-    if missing: raise TypeError(f"self-speculation needs a Llama-style decoder (embed_tokens, layers, norm, rotary_emb); {type(model).__name__} has no {', '.join(missing)}")
-    if any(t != 'full_attention' for t in getattr(model.config, 'layer_types', None) or []):
-        raise TypeError(f"self-speculation here runs full causal attention; this model has {sorted(set(model.config.layer_types))} layers (sliding windows are not supported)")
-    return base
+def llama_decoder(model):
+    """`model`'s decoder stack (`models.decoder`) when it is Llama-style (`embed_tokens`, `layers`, `norm`, `rotary_emb`,
+    full attention in every layer), else a clear error: self-speculation runs its parts one by one."""
+    stack, name = decoder(model), type(model).__name__
+    missing = [a for a in ('embed_tokens', 'layers', 'norm', 'rotary_emb') if not hasattr(stack, a)]
+    if missing:
+        needs = 'self-speculation needs a Llama-style decoder (embed_tokens, layers, norm, rotary_emb)'
+        raise TypeError(f"{needs}; {name} has no {', '.join(missing)}")
+    layer_types = getattr(model.config, 'layer_types', None) or []
+    if any(t != 'full_attention' for t in layer_types):
+        raise TypeError(f"self-speculation here runs full causal attention; this model has {sorted(set(layer_types))} "
+                        "layers (sliding windows are not supported)")
+    return stack
 
 def n_layers(model) -> int:
     "The number of decoder layers of `model`."
-    return len(decoder(model).layers)
+    return len(llama_decoder(model).layers)
 
 # %% ../nbs/05_self_spec.ipynb #3d3dddcc
 def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
@@ -61,7 +67,7 @@ def crop_to(cache, n: int, layers=None):
 @torch.no_grad()
 def exit_agreement(model, texts_ids: list[torch.Tensor]) -> torch.Tensor:
     "Per exit layer L = 1..N: share of positions where argmax W norm(h_L) equals the full model's argmax."
-    base, head, hits, n = decoder(model), model.get_output_embeddings(), None, 0
+    base, head, hits, n = llama_decoder(model), model.get_output_embeddings(), None, 0
     for ids in texts_ids:
         hs = model(ids.to(model.device), output_hidden_states=True).hidden_states   # embeddings, then after each layer (the last one normed)
         full = head(hs[-1][0]).argmax(-1)
@@ -74,7 +80,7 @@ class LayerwiseTarget(Target):
     "A `Target` run as two parts, layers `[0, split)` and `[split, N)`, that takes from a self-speculative drafter what it already computed."
     def __init__(self, model, split: int, reuse: bool = True):
         super().__init__(model)
-        self.base, self.split, self.reuse, self.head = decoder(model), split, reuse, model.get_output_embeddings()
+        self.base, self.split, self.reuse, self.head = llama_decoder(model), split, reuse, model.get_output_embeddings()
         self.lower, self.upper = list(self.base.layers[:split]), list(self.base.layers[split:])
         self.pre, self.exit_h, self.exit_all = None, None, None   # drafter's layer-`split` outputs; the committed tokens'; the last forward's
 
@@ -264,7 +270,7 @@ class ExitAdapter(nn.Module):
     "Kangaroo's adapter: one decoder layer and a norm on the target's first `exit_layer` layers; the LM head stays the target's."
     def __init__(self, target, exit_layer: int, init_layer: int = -1):
         super().__init__()
-        base, N = decoder(target), n_layers(target)
+        base, N = llama_decoder(target), n_layers(target)
         if not 0 < exit_layer < N: raise ValueError(f"exit layer must be in [1, {N - 1}], got {exit_layer}")
         self.layer, self.norm, self.exit_layer = copy.deepcopy(base.layers[init_layer]), copy.deepcopy(base.norm), exit_layer
         self.layer.self_attn.layer_idx = 0          # its own one-layer cache

