@@ -25,35 +25,49 @@ def trainable_state(m: nn.Module) -> dict:
     return {k: p for k, p in m.named_parameters() if p.requires_grad}
 
 def save_weights(m: nn.Module, path, meta: dict | None = None, dtype=None, extra: dict | None = None):
-    "Save `m`'s trainable tensors (cast to `dtype` if given) and `extra` tensors to safetensors, with string metadata."
-    t = {k: (v.detach().to(dtype) if dtype else v.detach()).contiguous().cpu() for k, v in trainable_state(m).items()}
+    """Save `m`'s trainable tensors (cast to `dtype` if given)
+    and `extra` tensors to safetensors, with string metadata."""
+    t = {k: (v.detach().to(dtype) if dtype else v.detach()).contiguous().cpu()
+         for k, v in trainable_state(m).items()}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     save_file({**t, **(extra or {})}, str(path), metadata={k: str(v) for k, v in (meta or {}).items()})
 
 # %% ../nbs/01b_checkpoints.ipynb #5035808f
 def load_weights(m: nn.Module, path, expect: dict | None = None) -> dict:
-    "Load trainable tensors saved by `save_weights` into `m`, after checking metadata, names, shapes and dtypes."
+    """Load trainable tensors saved by `save_weights` into
+    `m`, after checking metadata, names, shapes and dtypes."""
     from safetensors import safe_open
     if not Path(path).exists(): raise FileNotFoundError(f"no checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, t = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
+    with safe_open(str(path), 'pt') as f:
+        meta, t = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
     for k, v in (expect or {}).items():
-        if meta.get(k) != str(v): raise ValueError(f"{path} was saved for {k}={meta.get(k)!r}, not {k}={v!r}: it belongs to another model")
+        if meta.get(k) != str(v):
+            raise ValueError(f"{path} was saved for {k}={meta.get(k)!r}, "
+                             f"not {k}={v!r}: it belongs to another model")
     want = trainable_state(m)
-    if missing := sorted(set(want) - set(t)): raise ValueError(f"{path} lacks {len(missing)} tensors of this module, e.g. {missing[0]!r}")
+    if missing := sorted(set(want) - set(t)):
+        raise ValueError(f"{path} lacks {len(missing)} tensors of this module, e.g. {missing[0]!r}")
     for k, p in want.items():
-        if t[k].shape != p.shape: raise ValueError(f"{path}: {k} has shape {tuple(t[k].shape)}, this module needs {tuple(p.shape)}")
-        if not t[k].is_floating_point(): raise TypeError(f"{path}: {k} has dtype {t[k].dtype}, a floating-point tensor is needed")
+        if t[k].shape != p.shape:
+            raise ValueError(f"{path}: {k} has shape {tuple(t[k].shape)}, this module needs {tuple(p.shape)}")
+        if not t[k].is_floating_point():
+            raise TypeError(f"{path}: {k} has dtype {t[k].dtype}, a floating-point tensor is needed")
     with torch.no_grad():
-        for k, p in want.items(): p.copy_(t[k])
+        for k, p in want.items():
+            p.copy_(t[k])
     return meta
 
 # %% ../nbs/01b_checkpoints.ipynb #7ee2e212
 def read_checkpoint(target, path, what: str, holds: str, tensors=('vocab',)) -> tuple[dict, dict]:
-    "Metadata and the optional `tensors` (None when absent) of the trained artifact at `path`, after checking it exists and was made for `target`."
+    """Metadata and the optional `tensors` (None when absent) of the trained
+    artifact at `path`, after checking it exists and was made for `target`."""
     from safetensors import safe_open
     if not Path(path).exists(): raise FileNotFoundError(f"no {what} checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta, t = f.metadata() or {}, {k: f.get_tensor(k) if k in f.keys() else None for k in tensors}
-    if meta.get('target') != fingerprint(target): raise ValueError(f"{path} {holds} for {meta.get('target')!r}, not for this target ({fingerprint(target)})")
+    with safe_open(str(path), 'pt') as f:
+        meta, t = f.metadata() or {}, {k: f.get_tensor(k) if k in f.keys() else None for k in tensors}
+    if meta.get('target') != fingerprint(target):
+        raise ValueError(f"{path} {holds} for {meta.get('target')!r}, "
+                         f"not for this target ({fingerprint(target)})")
     return meta, t
 
 # %% ../nbs/01b_checkpoints.ipynb #159a644a

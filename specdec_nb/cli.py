@@ -13,42 +13,66 @@ __all__ = ['DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'ch
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
-    p.add_argument('--model', default='smollm2', help="a Hugging Face name or path, or 'smollm2' (the embedded model)")
+    p.add_argument('--model', default='smollm2',
+                   help="a Hugging Face name or path, or 'smollm2' (the embedded model)")
     p.add_argument('--dtype', default=None, help='fp32 (CPU default) / bf16 (CUDA default) / fp16')
     p.add_argument('--device', default=None, help='cpu or cuda (default: cuda when available)')
     p.add_argument('--max-new-tokens', type=int, default=128)
     p.add_argument('--temperature', type=float, default=0.0, help='0 = greedy')
     p.add_argument('--top-p', type=float, default=1.0,
-                   help='nucleus sampling: keep the likeliest tokens up to this probability (with --temperature > 0)')
+                   help='nucleus sampling: keep the likeliest tokens up '
+                        'to this probability (with --temperature > 0)')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--k', type=int, default=7, help='draft length (draft, oracle, and the peers)')
-    p.add_argument('--draft-layers', type=int, default=10, help="layers of the fallback draft (the target's first layers), used when no trained draft fits the target")
-    p.add_argument('--draft-model', default=None, help="a draft model name or path (default: the shipped distilled draft for the embedded SmolLM2, else the target cut to --draft-layers)")
-    p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE', help='a method parameter, e.g. pld_k=10 (repeatable)')
+    p.add_argument('--draft-layers', type=int, default=10,
+                   help="layers of the fallback draft (the target's first "
+                        "layers), used when no trained draft fits the target")
+    p.add_argument('--draft-model', default=None,
+                   help="a draft model name or path (default: the shipped distilled draft "
+                        "for the embedded SmolLM2, else the target cut to --draft-layers)")
+    p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE',
+                   help='a method parameter, e.g. pld_k=10 (repeatable)')
     p.add_argument('--threads', type=int, default=None,
                    help='torch threads (default: all cores, fewer when the machine is too busy for them)')
 
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
     "The `specdec` argument parser: the `bench`, `generate` and `demo` subcommands and their options."
-    ap = argparse.ArgumentParser(prog='specdec', description='Speculative decoding, lossless and benchmarked.')
+    ap = argparse.ArgumentParser(prog='specdec',
+                                 description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
-    b = sub.add_parser('bench', description="The benchmark protocol is described on the docs' bench page (nbs/10_bench.ipynb).",
-                       help="methods side by side on Spec-Bench prompts, interleaved, speedups against transformers' generate")
-    b.add_argument('--methods', required=True, help='comma-separated method names; NAME:KEY=VALUE:... runs a variant with its own parameters (e.g. lookahead:W=3:G=2)')
+    b = sub.add_parser('bench',
+                       description="The benchmark protocol is described on the "
+                                   "docs' bench page (nbs/10_bench.ipynb).",
+                       help="methods side by side on Spec-Bench prompts, "
+                            "interleaved, speedups against transformers' generate")
+    b.add_argument('--methods', required=True,
+                   help='comma-separated method names; NAME:KEY=VALUE:... runs a '
+                        'variant with its own parameters (e.g. lookahead:W=3:G=2)')
     b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
-    b.add_argument('--repeats', type=int, default=1); b.add_argument('--json', default=None); b.add_argument('--plot', default=None)
-    b.add_argument('--no-progress', action='store_true'); _common(b)
+    b.add_argument('--repeats', type=int, default=1)
+    b.add_argument('--json', default=None)
+    b.add_argument('--plot', default=None)
+    b.add_argument('--no-progress', action='store_true')
+    _common(b)
     from specdec_nb.registry import methods_help
     g = sub.add_parser('generate', help='generate from one prompt, streaming the text, then print the stats',
-                       epilog='methods (--method):\n' + methods_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    g.add_argument('prompt', nargs='?', default=None); g.add_argument('--file', default=None, help='read the prompt from a file')
-    g.add_argument('--method', default='suffix-recycle', help='one of ours (below); default: suffix trees with token recycling, draft-free'); _common(g)
-    d = sub.add_parser('demo', help='plain vs speculative decoding on one prompt: timing, tau, the identical-output check')
-    d.add_argument('prompt', nargs='?', default=None, help='your own prompt (default: a Spec-Bench summarization request)')
+                       epilog='methods (--method):\n' + methods_help(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument('prompt', nargs='?', default=None)
+    g.add_argument('--file', default=None, help='read the prompt from a file')
+    g.add_argument('--method', default='suffix-recycle',
+                   help='one of ours (below); default: suffix trees with token recycling, draft-free')
+    _common(g)
+    d = sub.add_parser('demo',
+                       help='plain vs speculative decoding on one prompt: '
+                            'timing, tau, the identical-output check')
+    d.add_argument('prompt', nargs='?', default=None,
+                   help='your own prompt (default: a Spec-Bench summarization request)')
     d.add_argument('--method', default='pld')
-    d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)'); _common(d)
+    d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)')
+    _common(d)
     return ap
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a2
@@ -56,11 +80,15 @@ def check_device(device: str | None):
     "Raise a one-line `ValueError` when torch cannot use `device` (None: the default, always fine)."
     import torch
     if device is None: return
-    try: dev = torch.device(device)
-    except RuntimeError: raise ValueError(f"--device {device!r}: not a device torch knows (cpu, cuda, cuda:1, mps)") from None
+    try:
+        dev = torch.device(device)
+    except RuntimeError:
+        raise ValueError(f"--device {device!r}: not a device torch knows (cpu, cuda, cuda:1, mps)") from None
     if dev.type == 'cuda' and not torch.cuda.is_available():
-        why = 'this torch build has no CUDA support' if torch.version.cuda is None else 'no CUDA device is visible'
-        raise ValueError(f"--device {device}: {why} (torch {torch.__version__}); use --device cpu or a CUDA build of torch")
+        no_cuda_build = torch.version.cuda is None
+        why = 'this torch build has no CUDA support' if no_cuda_build else 'no CUDA device is visible'
+        raise ValueError(f"--device {device}: {why} (torch {torch.__version__}); "
+                         "use --device cpu or a CUDA build of torch")
     if dev.type == 'cuda' and (dev.index or 0) >= torch.cuda.device_count():
         raise ValueError(f"--device {device}: only {torch.cuda.device_count()} CUDA device(s) visible")
     if dev.type == 'mps' and not torch.backends.mps.is_available():
@@ -68,7 +96,8 @@ def check_device(device: str | None):
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a3
 _DTYPES = (None, 'fp32', 'float32', 'bf16', 'bfloat16', 'fp16', 'float16')
-_RULES = (('max_new_tokens', lambda v: v > 0, 'positive'), ('temperature', lambda v: 0 <= v < float('inf'), '>= 0 (0 = greedy)'),
+_RULES = (('max_new_tokens', lambda v: v > 0, 'positive'),
+          ('temperature', lambda v: 0 <= v < float('inf'), '>= 0 (0 = greedy)'),
           ('top_p', lambda v: 0 < v <= 1, 'in (0, 1]'), ('k', lambda v: v >= 1, '>= 1'),
           ('draft_layers', lambda v: v >= 1, '>= 1'), ('threads', lambda v: v is None or v >= 1, '>= 1'),
           ('limit', lambda v: v is None or v > 0, 'positive'), ('repeats', lambda v: v >= 1, '>= 1'),
@@ -78,29 +107,39 @@ def check_numbers(a):
     "Raise a one-line `ValueError` for the first option of `a` out of its range."
     for name, ok, want in _RULES:
         v = getattr(a, name, None)
-        if hasattr(a, name) and not ok(v): raise ValueError(f"--{name.replace('_', '-')} must be {want}, got {v}")
+        if hasattr(a, name) and not ok(v):
+            raise ValueError(f"--{name.replace('_', '-')} must be {want}, got {v}")
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a4
 def _check_method(a):
-    "`generate` and `demo` run one of our methods, not transformers', not the oracle; the demo compares greedy outputs."
+    """`generate` and `demo` run one of our methods, not transformers',
+    not the oracle; the demo compares greedy outputs."""
     from specdec_nb.bench import method_spec
     from specdec_nb.registry import METHODS
     ours = [n for n, m in METHODS.items() if not m.peer]
     name = method_spec(a.method)[0]
-    if name not in ours: raise ValueError(f"{name} is transformers' own method; `{a.cmd}` runs ours: {', '.join(ours)}")
+    if name not in ours:
+        raise ValueError(f"{name} is transformers' own method; `{a.cmd}` runs ours: {', '.join(ours)}")
     if name == 'oracle': raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
-    if a.cmd == 'demo' and name == 'vanilla': raise ValueError("the demo compares vanilla with a speculative method: give one")
-    if a.cmd == 'demo' and a.temperature > 0: raise ValueError("the demo compares greedy outputs: leave --temperature at 0")
+    if a.cmd == 'demo' and name == 'vanilla':
+        raise ValueError("the demo compares vanilla with a speculative method: give one")
+    if a.cmd == 'demo' and a.temperature > 0:
+        raise ValueError("the demo compares greedy outputs: leave --temperature at 0")
 
 def check_args(a):
-    "Every check that needs no model, before any model loads; records in `a` how to load the models (`model_kw`, `draft_kw`)."
+    """Every check that needs no model, before any model loads;
+    records in `a` how to load the models (`model_kw`, `draft_kw`)."""
     from specdec_nb.bench import BenchError, check_methods, split_methods
     from specdec_nb.models import check_model_source
-    check_numbers(a); check_device(a.device)
+    check_numbers(a)
+    check_device(a.device)
     check_methods(split_methods(a.methods) if a.cmd == 'bench' else [a.method])
-    if a.cmd != 'bench': _check_method(a)
-    if getattr(a, 'prompts', None) and not Path(a.prompts).is_file(): raise BenchError(f"prompt file not found: {a.prompts}")
-    if getattr(a, 'file', None) and not Path(a.file).is_file(): raise FileNotFoundError(f"--file not found: {a.file}")
+    if a.cmd != 'bench':
+        _check_method(a)
+    if getattr(a, 'prompts', None) and not Path(a.prompts).is_file():
+        raise BenchError(f"prompt file not found: {a.prompts}")
+    if getattr(a, 'file', None) and not Path(a.file).is_file():
+        raise FileNotFoundError(f"--file not found: {a.file}")
     a.model_kw = {} if a.model == 'smollm2' else check_model_source(a.model)
     a.draft_kw = check_model_source(a.draft_model) if a.draft_model else {}
 
@@ -111,29 +150,40 @@ def _setup(a):
     from specdec_nb.bench import BenchSetup, parse_params
     dev = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
-    if a.threads: torch.set_num_threads(a.threads)
-    elif not dev.startswith('cuda'): fit_threads()
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    elif not dev.startswith('cuda'):
+        fit_threads()
     name = 'the embedded SmolLM2-135M-Instruct' if a.model == 'smollm2' else a.model
     n = torch.get_num_threads()
     print(f'specdec: loading {name} ({dtype}, {dev}, {n} thread{"s" * (n > 1)})', file=sys.stderr, flush=True)
-    model, tok = load_smollm2(dtype, dev) if a.model == 'smollm2' else load_model(a.model, dtype, dev, **a.model_kw)
+    if a.model == 'smollm2':
+        model, tok = load_smollm2(dtype, dev)
+    else:
+        model, tok = load_model(a.model, dtype, dev, **a.model_kw)
     dm = load_model(a.draft_model, dtype, dev, **a.draft_kw)[0] if a.draft_model else None
-    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p, seed=a.seed,
-                      k=a.k, draft_layers=a.draft_layers, draft_model=dm, params=parse_params(a.param))
+    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p,
+                      seed=a.seed, k=a.k, draft_layers=a.draft_layers, draft_model=dm,
+                      params=parse_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
     from specdec_nb.bench import run_bench, format_table, plot_result, split_methods
     setup = _setup(a)
-    res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json, progress=not a.no_progress)
+    res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json,
+                    progress=not a.no_progress)
     print(format_table(res))
-    if a.plot: plot_result(res, a.plot); print(f'figure: {a.plot}')
-    if a.json: print(f'json: {a.json}')
+    if a.plot:
+        plot_result(res, a.plot)
+        print(f'figure: {a.plot}')
+    if a.json:
+        print(f'json: {a.json}')
 
 # %% ../nbs/12_cli.ipynb #b5afb4e8
 def make_proposer(name: str, setup, future=None):
-    "The proposer behind one of our benchmark methods (None for vanilla); `name` may carry parameters, `lookahead:W=3:G=2`."
+    """The proposer behind one of our benchmark methods (None for
+    vanilla); `name` may carry parameters, `lookahead:W=3:G=2`."""
     from specdec_nb.bench import check_methods, check_needs, method_spec, variant
     from specdec_nb.registry import METHODS
     check_methods([name])
@@ -142,7 +192,8 @@ def make_proposer(name: str, setup, future=None):
     if METHODS[name].peer:
         ours = ', '.join(n for n, m in METHODS.items() if not m.peer)
         raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {ours}")
-    if name == 'oracle' and future is None: raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
+    if name == 'oracle' and future is None:
+        raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
     check_needs(setup, name)
     return METHODS[name].build(setup, future)
 
@@ -152,18 +203,24 @@ def cmd_generate(a):
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
     from specdec_nb.engine import generate, cost_curve
-    if a.file: text = Path(a.file).read_text(encoding='utf-8')
-    elif a.prompt is not None: text = a.prompt
-    else: raise ValueError("give a prompt, or --file")
+    if a.file:
+        text = Path(a.file).read_text(encoding='utf-8')
+    elif a.prompt is not None:
+        text = a.prompt
+    else:
+        raise ValueError("give a prompt, or --file")
     if not text.strip(): raise ValueError("empty prompt")
-    setup = _setup(a); ids = chat_ids(setup.tok, text).to(setup.model.device)
+    setup = _setup(a)
+    ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)
-    if prop is not None: cost_curve(setup.model)     # the forward costs cost-aware drafters plan with: once, untimed
+    if prop is not None:
+        cost_curve(setup.model)     # the forward costs cost-aware drafters plan with: once, untimed
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
-    print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: {s.tokens_per_s:.1f} tok/s, tau {s.tau:.2f} (tokens per target "
+    print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: "
+          f"{s.tokens_per_s:.1f} tok/s, tau {s.tau:.2f} (tokens per target "
           f"forward; plain decoding 1.00), acceptance {s.acceptance_rate:.2f}")
     return o
 
@@ -171,54 +228,70 @@ def cmd_generate(a):
 DEMO_QUESTION = 256   # a Spec-Bench summarization request whose answer quotes its article
 
 def describe(name: str, proposer) -> str:
-    "One line on what method `name` does: the first line of its proposer's docstring (plain decoding for `vanilla`)."
+    """One line on what method `name` does: the first line of
+    its proposer's docstring (plain decoding for `vanilla`)."""
     import inspect
     if proposer is None: return f'{name}: plain decoding, one forward pass of the target per token'
     doc = inspect.getdoc(type(proposer)) or ''
     return f"{name}: {doc.splitlines()[0] if doc else type(proposer).__name__}"
 
 def demo_prompt(tok, text: str | None = None):
-    "The demo's prompt as ids `(1, T)`, and a line saying what it is (`text`, else Spec-Bench request `DEMO_QUESTION`)."
+    """The demo's prompt as ids `(1, T)`, and a line saying what
+    it is (`text`, else Spec-Bench request `DEMO_QUESTION`)."""
     from specdec_nb.models import load_prompts, chat_ids
     what = 'your prompt'
     if text is None:
-        pr = next(p for p in load_prompts() if p['question_id'] == DEMO_QUESTION); text = pr['text']
+        pr = next(p for p in load_prompts() if p['question_id'] == DEMO_QUESTION)
+        text = pr['text']
         what = f"Spec-Bench {pr['category']} request {DEMO_QUESTION}, whose answer quotes its article"
     ids = chat_ids(tok, text)
     return ids, f"prompt ({what}, {ids.shape[1]} tokens): {text[:150]!r}{'...' if len(text) > 150 else ''}"
 
 # %% ../nbs/12_cli.ipynb #d0e1f2b2
 def demo_rounds(setup, ids, method: str, repeats: int = 3) -> list[tuple]:
-    "After a short warm-up of each, `repeats` rounds of plain decoding then `method`, each reported on stderr: [(plain, spec)]."
+    """After a short warm-up of each, `repeats` rounds of plain decoding
+    then `method`, each reported on stderr: [(plain, spec)]."""
     from specdec_nb.engine import generate
     run = lambda name, n: generate(setup.model, ids, make_proposer(name, setup), max_new_tokens=n)
-    for name in ('vanilla', method): run(name, 8)                     # warm-up, not timed
+    for name in ('vanilla', method):
+        run(name, 8)                     # warm-up, not timed
     rounds = []
     for r in range(repeats):
         rounds.append((run('vanilla', setup.max_new_tokens), run(method, setup.max_new_tokens)))
         v, s = (o.stats.tokens_per_s for o in rounds[-1])
-        print(f'round {r + 1}/{repeats}: vanilla {v:.1f} tok/s, {method} {s:.1f} tok/s ({s / v:.2f}x)', file=sys.stderr)
+        print(f'round {r + 1}/{repeats}: vanilla {v:.1f} tok/s, {method} {s:.1f} tok/s ({s / v:.2f}x)',
+              file=sys.stderr)
     return rounds
 
 # %% ../nbs/12_cli.ipynb #b6408167
 def cmd_demo(a):
-    "`specdec demo`: plain against speculative decoding on one prompt: the method, timing with its spread, tau, exactness."
+    """`specdec demo`: plain against speculative decoding on one
+    prompt: the method, timing with its spread, tau, exactness."""
     import statistics, torch
     from specdec_nb.engine import cost_curve
-    setup = _setup(a); ids, said = demo_prompt(setup.tok, a.prompt); ids = ids.to(setup.model.device)
+    setup = _setup(a)
+    ids, said = demo_prompt(setup.tok, a.prompt)
+    ids = ids.to(setup.model.device)
     print(said, describe(a.method, make_proposer(a.method, setup)), sep='\n')
-    print('speculative decoding: a cheap drafter guesses tokens; the target checks them all in one forward pass and keeps '
-          'exactly its own.\ntau: tokens emitted per forward pass of the target (plain decoding: 1.00); fewer passes, less time.\n')
-    cost_curve(setup.model)                   # the forward costs cost-aware drafters plan with: measured once, never timed
-    rounds = demo_rounds(setup, ids, a.method, a.repeats); v, s = rounds[-1]
+    print('speculative decoding: a cheap drafter guesses tokens; the '
+          'target checks them all in one forward pass and keeps '
+          'exactly its own.\ntau: tokens emitted per forward pass of the '
+          'target (plain decoding: 1.00); fewer passes, less time.\n')
+    # the forward costs cost-aware drafters plan with: measured once, never timed
+    cost_curve(setup.model)
+    rounds = demo_rounds(setup, ids, a.method, a.repeats)
+    v, s = rounds[-1]
     print(setup.tok.decode(s.sequences[0, ids.shape[1]:], skip_special_tokens=True), '\n')
     for n, o in (('vanilla', v), (a.method, s)):
-        print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau {o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
+        print(f"{n:10} {o.stats.tokens_per_s:7.1f} tok/s   tau "
+              f"{o.stats.tau:.2f}   {o.stats.new_tokens} tokens")
     ups = [b.stats.tokens_per_s / p.stats.tokens_per_s for p, b in rounds]
-    print(f"\nspeedup {statistics.median(ups):.2f}x (median of {len(ups)} rounds; {min(ups):.2f}x to {max(ups):.2f}x: "
+    print(f"\nspeedup {statistics.median(ups):.2f}x (median of "
+          f"{len(ups)} rounds; {min(ups):.2f}x to {max(ups):.2f}x: "
           "timings vary with what else the machine runs)")
     same = all(torch.equal(p.sequences, b.sequences) for p, b in rounds)
-    print(f"outputs identical: {'yes' if same else 'NO'} ({a.method}'s tokens against plain greedy decoding's, every round)")
+    print(f"outputs identical: {'yes' if same else 'NO'} ({a.method}'s "
+          "tokens against plain greedy decoding's, every round)")
     if not same: raise SystemExit("outputs differ: that is a bug")
 
 # %% ../nbs/12_cli.ipynb #0813f58d
@@ -230,4 +303,5 @@ def main(argv=None):
         check_args(a)
         return {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo}[a.cmd](a) and 0
     except (BenchError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
-        print(f"specdec: error: {e}", file=sys.stderr); raise SystemExit(2)
+        print(f"specdec: error: {e}", file=sys.stderr)
+        raise SystemExit(2)

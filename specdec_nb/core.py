@@ -22,10 +22,13 @@ class Sampling:
     top_k: int = 0      # 0 = off
     top_p: float = 1.0  # 1.0 = off
     def __post_init__(self):
-        if self.temperature is None or not self.temperature >= 0: raise ValueError(f"temperature must be >= 0, got {self.temperature}")
-        if self.top_p is None or not 0 < self.top_p <= 1: raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
+        if self.temperature is None or not self.temperature >= 0:
+            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
+        if self.top_p is None or not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
         if self.top_k is None or self.top_k < 0: raise ValueError(f"top_k must be >= 0, got {self.top_k}")
-        if self.do_sample and self.temperature == 0: object.__setattr__(self, 'do_sample', False)  # T=0 is greedy
+        if self.do_sample and self.temperature == 0:
+            object.__setattr__(self, 'do_sample', False)  # T=0 is greedy
     @property
     def greedy(self): return not self.do_sample
 
@@ -34,9 +37,12 @@ def process_logits(logits: torch.Tensor, s: Sampling) -> torch.Tensor:
     "Probabilities `(..., V)` (float32) after temperature, top-k and top-p, as transformers applies them."
     shape = logits.shape
     x = logits.reshape(-1, shape[-1]).float()
-    if s.temperature != 1.0: x = TemperatureLogitsWarper(s.temperature)(None, x)
-    if s.top_k: x = TopKLogitsWarper(s.top_k)(None, x)
-    if s.top_p < 1.0: x = TopPLogitsWarper(s.top_p)(None, x)
+    if s.temperature != 1.0:
+        x = TemperatureLogitsWarper(s.temperature)(None, x)
+    if s.top_k:
+        x = TopKLogitsWarper(s.top_k)(None, x)
+    if s.top_p < 1.0:
+        x = TopPLogitsWarper(s.top_p)(None, x)
     return x.softmax(-1).reshape(shape)
 
 # %% ../nbs/00_core.ipynb #b70e248d
@@ -53,9 +59,12 @@ class Draft:
         if self.parents is not None:
             self.parents = [int(a) for a in self.parents]
             if len(self.parents) != n: raise ValueError(f"{n} tokens but {len(self.parents)} parents")
-            if any(not -1 <= a < i for i, a in enumerate(self.parents)): raise ValueError("each parent must come before its child (-1 = root)")
-            if self.parents == list(range(-1, n - 1)): self.parents = None  # it is a chain
-        if self.q is not None and self.q.shape[0] != n: raise ValueError(f"q has {self.q.shape[0]} rows for {n} tokens")
+            if any(not -1 <= a < i for i, a in enumerate(self.parents)):
+                raise ValueError("each parent must come before its child (-1 = root)")
+            if self.parents == list(range(-1, n - 1)):
+                self.parents = None  # it is a chain
+        if self.q is not None and self.q.shape[0] != n:
+            raise ValueError(f"q has {self.q.shape[0]} rows for {n} tokens")
         if not 0 <= self.n_extra <= n: raise ValueError("n_extra out of range")
     def __len__(self): return len(self.tokens)
     @property
@@ -69,7 +78,8 @@ class Draft:
 def draft_depths(d: Draft) -> list[int]:
     "Depth of each node; the root's children have depth 1."
     depth = []
-    for a in d.parent_list: depth.append(1 if a < 0 else depth[a] + 1)
+    for a in d.parent_list:
+        depth.append(1 if a < 0 else depth[a] + 1)
     return depth
 
 def ancestor_mask(d: Draft) -> torch.Tensor:
@@ -77,36 +87,44 @@ def ancestor_mask(d: Draft) -> torch.Tensor:
     n, par = len(d), d.parent_list
     m = torch.eye(n, dtype=torch.bool)
     for i, a in enumerate(par):
-        if a >= 0: m[i] |= m[a]
+        if a >= 0:
+            m[i] |= m[a]
     return m
 
 # %% ../nbs/00_core.ipynb #c777904e
-def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
-    "A distribution `q` over the token ids `ids` (`(..., len(ids))`) as one over the full vocabulary `(..., vocab_size)`."
-    return q.new_zeros(*q.shape[:-1], vocab_size).index_copy(-1, ids.to(q.device), q)
+def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int, fill: float = 0.0) -> torch.Tensor:
+    """Values `q` `(..., len(ids))` over the token ids `ids` as values over the full vocabulary
+    `(..., vocab_size)`, `fill` elsewhere: 0 for a distribution, `-inf` for logits."""
+    full = q.new_full((*q.shape[:-1], vocab_size), fill)
+    return full.index_copy(-1, ids.to(q.device), q)
 
 # %% ../nbs/00_core.ipynb #5382440e
 @dataclass
 class Verdict:
-    "What verification decided: the accepted node path and the tokens to emit (accepted + one from the target)."
+    """What verification decided: the accepted node path and
+    the tokens to emit (accepted + one from the target)."""
     path: list[int]
     tokens: list[int]
     @property
     def n_accepted(self): return len(self.path)
 
 def _check_finite(bad: int):
-    if bad: raise ValueError("NaN in the target's logits: the model produced invalid scores (an fp16 overflow? try bf16 or fp32)")
+    if bad:
+        raise ValueError("NaN in the target's logits: the model produced "
+                         "invalid scores (an fp16 overflow? try bf16 or fp32)")
 
 # %% ../nbs/00_core.ipynb #c41d063e
 def _greedy_chain(d: Draft, logits: torch.Tensor) -> Verdict:
     n = d.n_verify
-    am = logits[: n + 1].argmax(-1)
-    host = torch.cat([am, d.tokens[:n].to(am.device), torch.isnan(logits[: n + 1]).any().reshape(1).long()]).tolist()
-    _check_finite(host[-1])
-    am, toks = host[: n + 1], host[n + 1: 2 * n + 1]
+    best = logits[: n + 1].argmax(-1)                        # the target's token at the root and each node
+    has_nan = torch.isnan(logits[: n + 1]).any().reshape(1).long()
+    fetched = torch.cat([best, d.tokens[:n].to(best.device), has_nan]).tolist()   # one copy to the host
+    _check_finite(fetched[-1])
+    best, toks = fetched[: n + 1], fetched[n + 1: 2 * n + 1]
     a = 0
-    while a < n and toks[a] == am[a]: a += 1
-    return Verdict(list(range(a)), toks[:a] + [am[a]])
+    while a < n and toks[a] == best[a]:
+        a += 1
+    return Verdict(list(range(a)), toks[:a] + [best[a]])
 
 # %% ../nbs/00_core.ipynb #120cd71d
 def _residual(p: torch.Tensor, q: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor:
@@ -129,42 +147,51 @@ def _sample_chain(d: Draft, logits: torch.Tensor, s: Sampling, generator=None) -
     q_x = q.gather(1, x[:, None])[:, 0] if q is not None else torch.ones_like(p_x)
     u = torch.rand(n, generator=generator, device=p.device)
     acc = u < _accept_probs(p_x, q_x)
-    dist = torch.cat([_residual(p[:n], q, x), p[n:]]).nan_to_num(nan=1.0)  # NaN rows are reported below, not sampled
+    # NaN rows are reported below, not sampled
+    dist = torch.cat([_residual(p[:n], q, x), p[n:]]).nan_to_num(nan=1.0)
     cand = torch.multinomial(dist, 1, generator=generator)[:, 0]
-    host = torch.cat([acc.long(), cand, x, torch.isnan(logits[: n + 1]).any().reshape(1).long()]).tolist()
-    _check_finite(host[-1])
-    acc, cand, toks = host[:n], host[n: 2 * n + 1], host[2 * n + 1: 3 * n + 1]
+    has_nan = torch.isnan(logits[: n + 1]).any().reshape(1).long()
+    fetched = torch.cat([acc.long(), cand, x, has_nan]).tolist()   # one copy to the host
+    _check_finite(fetched[-1])
+    acc, cand, toks = fetched[:n], fetched[n: 2 * n + 1], fetched[2 * n + 1: 3 * n + 1]
     a = 0
-    while a < n and acc[a]: a += 1
+    while a < n and acc[a]:
+        a += 1
     return Verdict(list(range(a)), toks[:a] + [cand[a]])
 
 # %% ../nbs/00_core.ipynb #19b9c796
 def _children(d: Draft) -> dict:
     ch = {}
-    for i, a in enumerate(d.parent_list[: d.n_verify]): ch.setdefault(a, []).append(i)
+    for i, a in enumerate(d.parent_list[: d.n_verify]):
+        ch.setdefault(a, []).append(i)
     return ch
 
 def _greedy_tree(d: Draft, logits: torch.Tensor) -> Verdict:
     n = d.n_verify
-    host = torch.cat([logits[: n + 1].argmax(-1), d.tokens[:n].to(logits.device), torch.isnan(logits[: n + 1]).any().reshape(1).long()]).tolist()
-    _check_finite(host[-1])
-    am, toks, ch = host[: n + 1], host[n + 1: 2 * n + 1], _children(d)
+    best = logits[: n + 1].argmax(-1)                        # the target's token at the root and each node
+    has_nan = torch.isnan(logits[: n + 1]).any().reshape(1).long()
+    fetched = torch.cat([best, d.tokens[:n].to(logits.device), has_nan]).tolist()   # one copy to the host
+    _check_finite(fetched[-1])
+    best, toks, ch = fetched[: n + 1], fetched[n + 1: 2 * n + 1], _children(d)
     path, node = [], -1
     while True:
-        nxt = next((c for c in ch.get(node, []) if toks[c] == am[node + 1]), None)
-        if nxt is None: return Verdict(path, [toks[i] for i in path] + [am[node + 1]])
-        path.append(nxt); node = nxt
+        nxt = next((c for c in ch.get(node, []) if toks[c] == best[node + 1]), None)
+        if nxt is None: return Verdict(path, [toks[i] for i in path] + [best[node + 1]])
+        path.append(nxt)
+        node = nxt
 
 # %% ../nbs/00_core.ipynb #9bc509fd
 def _next_sibling_dist(p: torch.Tensor, qc: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor:
-    "After sibling `x` (drawn from `qc`, None = deterministic) is rejected, the next one is tested against norm(max(0, p - qc))."
+    """After sibling `x` (drawn from `qc`, None = deterministic) is
+    rejected, the next one is tested against norm(max(0, p - qc))."""
     r = _residual(p[None], None if qc is None else qc[None], x)[0]
     return r / r.sum()
 
 def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None) -> Verdict:
     n = d.n_verify
     p_all = process_logits(logits[: n + 1], s)
-    if torch.isnan(logits[: n + 1]).any(): _check_finite(1)
+    if torch.isnan(logits[: n + 1]).any():
+        _check_finite(1)
     toks, ch, path, node = d.tokens[:n].tolist(), _children(d), [], -1
     while True:
         p = p_all[node + 1]
@@ -177,28 +204,36 @@ def _sample_tree(d: Draft, logits: torch.Tensor, s: Sampling, generator=None) ->
                 node = c
                 break
             p = _next_sibling_dist(p, qc, x)
-        else: return Verdict(path, [toks[i] for i in path] + [int(torch.multinomial(p, 1, generator=generator))])
+        else:
+            bonus = int(torch.multinomial(p, 1, generator=generator))
+            return Verdict(path, [toks[i] for i in path] + [bonus])
 
 # %% ../nbs/00_core.ipynb #f3c2bb64
 def verify(d: Draft | None, logits: torch.Tensor, s: Sampling = Sampling(), generator=None) -> Verdict:
-    "Accept a prefix (or root-to-node path) of `d` from the target's `logits` `(n+1, V)` and add one target token."
+    """Accept a prefix (or root-to-node path) of `d` from the
+    target's `logits` `(n+1, V)` and add one target token."""
     if logits.dim() != 2: raise ValueError(f"logits must be (n+1, V), got {tuple(logits.shape)}")
-    if d is None or d.n_verify == 0: d = Draft(torch.zeros(0, dtype=torch.long, device=logits.device))
-    if len(logits) < d.n_verify + 1: raise ValueError(f"{len(logits)} rows of logits for {d.n_verify} draft nodes")
+    if d is None or d.n_verify == 0:
+        d = Draft(torch.zeros(0, dtype=torch.long, device=logits.device))
+    if len(logits) < d.n_verify + 1:
+        raise ValueError(f"{len(logits)} rows of logits for {d.n_verify} draft nodes")
     chain = d.parents is None
     if s.greedy: return _greedy_chain(d, logits) if chain else _greedy_tree(d, logits)
     return _sample_chain(d, logits, s, generator) if chain else _sample_tree(d, logits, s, generator)
 
 # %% ../nbs/00_core.ipynb #2f88d54c
 def chi2_stat(counts: torch.Tensor, probs: torch.Tensor, min_expected: float = 5.0) -> tuple[float, int]:
-    "Pearson chi-square of `counts` against `probs`, pooling cells with expected count < `min_expected`. Returns (stat, dof)."
+    """Pearson chi-square of `counts` against `probs`, pooling cells
+    with expected count < `min_expected`. Returns (stat, dof)."""
     counts, probs = counts.double().flatten(), probs.double().flatten()
     exp = probs / probs.sum() * counts.sum()
     big = exp >= min_expected
-    o = torch.cat([counts[big], counts[~big].sum().reshape(1)]); e = torch.cat([exp[big], exp[~big].sum().reshape(1)])
+    o = torch.cat([counts[big], counts[~big].sum().reshape(1)])
+    e = torch.cat([exp[big], exp[~big].sum().reshape(1)])
     keep = e > 0
     return float(((o[keep] - e[keep]) ** 2 / e[keep]).sum()), int(keep.sum()) - 1
 
 def chi2_pvalue(stat: float, dof: int) -> float:
     "P(chi2(dof) >= stat): the upper tail, as the regularised upper incomplete gamma Q(dof/2, stat/2)."
-    return float(torch.special.gammaincc(torch.tensor(dof / 2, dtype=torch.float64), torch.tensor(stat / 2, dtype=torch.float64)))
+    return float(torch.special.gammaincc(torch.tensor(dof / 2, dtype=torch.float64),
+                                         torch.tensor(stat / 2, dtype=torch.float64)))

@@ -12,14 +12,32 @@ from .models import vocab_size
 from .engine import Proposer, Request, Feedback, _cache_kw, next_length
 
 # %% auto #0
-__all__ = ['check_same_vocab', 'DraftModelProposer']
+__all__ = ['check_same_vocab', 'vocab_head', 'draft_logits', 'DraftModelProposer']
 
 # %% ../nbs/03_draft_model.ipynb #52378e16
 def check_same_vocab(target, draft):
-    "Raise a `ValueError` unless the draft scores the same vocabulary as the target (the verifier compares token ids)."
+    """Raise a `ValueError` unless the draft scores the same
+    vocabulary as the target (the verifier compares token ids)."""
     vt, vd = vocab_size(target), vocab_size(draft)
     if vt != vd:
-        raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the target's ({vt} tokens): they must share a tokenizer")
+        raise ValueError(f"the draft's vocabulary ({vd} tokens) differs from the "
+                         f"target's ({vt} tokens): they must share a tokenizer")
+
+# %% ../nbs/03_draft_model.ipynb #07ecedce
+def vocab_head(model, vocab_ids: torch.Tensor) -> torch.Tensor:
+    "The rows of `model`'s LM head for the tokens `vocab_ids` `(n,)`: a head over that reduced vocabulary."
+    return model.get_output_embeddings().weight[vocab_ids].detach()
+
+def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) -> torch.Tensor:
+    """Logits of `model` after feeding `x` `(1, n)`: at every position `(n, V)`, or (`last`) at the last
+    one `(V,)`. With a reduced `head` (from `vocab_head`), over its tokens only (`V = len(head)`); `kw` go
+    to the forward."""
+    if head is None:
+        keep = {'logits_to_keep': 1} if last else {}
+        logits = model(x, **keep, **kw).logits[0]
+        return logits[-1] if last else logits
+    hidden = model.base_model(x, **kw).last_hidden_state[0]
+    return (hidden[-1] if last else hidden) @ head.T
 
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):
@@ -28,23 +46,25 @@ class DraftModelProposer(Proposer):
         if k < 1: raise ValueError(f"k must be >= 1, got {k}")
         self.model, self.k_start, self.adaptive, self.max_k = draft_model, k, adaptive, max_k
         self.cache_kw = _cache_kw(draft_model)
-        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (see below)
-    def draft_modules(self): return [self.model, self.model.base_model]   # the reduced-vocabulary path calls the base
+        # score only these tokens (see below)
+        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
+    def draft_modules(self):
+        return [self.model, self.model.base_model]   # the reduced-vocabulary path calls the base
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
-        self.cache, self.n_fed, self.k, self.device = DynamicCache(config=self.model.config), 0, self.k_start, self.model.device
+        self.cache, self.device = DynamicCache(config=self.model.config), self.model.device
+        self.n_fed, self.k = 0, self.k_start
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
-            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
+            self.head_rows = vocab_head(self.model, self.vocab_ids)
 
 # %% ../nbs/03_draft_model.ipynb #ade119ae
 @patch
 def next_logits(self: DraftModelProposer, x: torch.Tensor) -> torch.Tensor:
     "The draft's next-token logits after feeding `x`: over the full vocabulary, or over `self.vocab` only."
-    kw = {self.cache_kw: self.cache, 'use_cache': True}
-    if self.vocab is None: return self.model(x, logits_to_keep=1, **kw).logits[0, -1]
-    return self.model.base_model(x, **kw).last_hidden_state[0, -1] @ self.head_rows.T
+    head = None if self.vocab is None else self.head_rows
+    return draft_logits(self.model, x, head, last=True, **{self.cache_kw: self.cache, 'use_cache': True})
 
 @patch
 @torch.inference_mode()
@@ -54,7 +74,8 @@ def propose(self: DraftModelProposer, tokens: list[int], budget: int) -> Draft |
     x, toks, qs = torch.tensor([tokens[self.n_fed:]], device=self.device), [], []
     for _ in range(k):
         logits = self.next_logits(x)
-        if self.sampling.greedy: t = logits.argmax(-1, keepdim=True)
+        if self.sampling.greedy:
+            t = logits.argmax(-1, keepdim=True)
         else:
             q = process_logits(logits, self.sampling)
             qs.append(q if self.vocab is None else scatter_vocab(q, self.vocab_ids, vocab_size(self.model)))
@@ -67,10 +88,13 @@ def propose(self: DraftModelProposer, tokens: list[int], budget: int) -> Draft |
 # %% ../nbs/03_draft_model.ipynb #cccc3293
 @patch
 def update(self: DraftModelProposer, fb: Feedback):
-    "Roll the draft's cache back to the accepted tokens; adapt `k` (+2 after a full accept, -1 after a rejection)."
+    """Roll the draft's cache back to the accepted tokens; adapt
+    `k` (+2 after a full accept, -1 after a rejection)."""
     d, v = fb.draft, fb.verdict
     if d is None: return
     valid = self.n_before + min(v.n_accepted, len(d) - 1)
-    if self.n_fed > valid: self.cache.crop(valid - self.n_fed)
+    if self.n_fed > valid:
+        self.cache.crop(valid - self.n_fed)
     self.n_fed = valid
-    if self.adaptive: self.k = next_length(self.k, v.n_accepted, len(d), self.max_k, free=False)
+    if self.adaptive:
+        self.k = next_length(self.k, v.n_accepted, len(d), self.max_k, free=False)

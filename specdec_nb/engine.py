@@ -34,13 +34,17 @@ class Target:
     def __init__(self, model, hidden: bool = False):
         self.model, self.hidden, self.device = model, hidden, model.device
         self.cache, self.n_cached, self.cache_kw = DynamicCache(config=model.config), 0, _cache_kw(model)
-        self.last_hidden = None   # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
-        self.times = dict(mask=0.0, target_forward=0.0)   # seconds spent building masks and in the model's forwards
+        # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
+        self.last_hidden = None
+        # seconds spent building masks and in the model's forwards
+        self.times = dict(mask=0.0, target_forward=0.0)
 
     def run(self, ids, **kw):
         "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
-        out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self.cache_kw: self.cache}, **kw)
-        if self.hidden: self.last_hidden = out.hidden_states[-1][0]
+        out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self.cache_kw: self.cache},
+                         **kw)
+        if self.hidden:
+            self.last_hidden = out.hidden_states[-1][0]
         return out
 
     @torch.inference_mode()
@@ -52,8 +56,10 @@ class Target:
 
 # %% ../nbs/02_engine.ipynb #75d6ce89
 def additive_mask(allowed: torch.Tensor, dtype=torch.float32, device='cpu') -> torch.Tensor:
-    "Boolean `(q, k)` 'may attend' -> additive 4-D mask `(1, 1, q, k)` (0 where allowed, the dtype's minimum elsewhere)."
-    mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)
+    """Boolean `(q, k)` 'may attend' -> additive 4-D mask
+    `(1, 1, q, k)` (0 where allowed, the dtype's minimum elsewhere)."""
+    blocked = torch.finfo(dtype).min
+    mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, blocked)
     return mask[None, None].to(device)
 
 def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
@@ -71,11 +77,13 @@ def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
     "Logits `(1+n, V)` at the root and at each draft node."
     t0 = time.perf_counter()
     ids = torch.tensor([root], device=self.device)
-    if d is not None and len(d): ids = torch.cat([ids, d.tokens.to(self.device)])
+    if d is not None and len(d):
+        ids = torch.cat([ids, d.tokens.to(self.device)])
     kw = {}
     if d is not None and not d.is_chain:
         pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n_cached
-        kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device), position_ids=pos[None])
+        kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device),
+                  position_ids=pos[None])
     t1 = time.perf_counter()
     logits = self.run(ids[None], **kw).logits[0]
     self.times['mask'] += t1 - t0
@@ -93,14 +101,17 @@ def commit(self: Target, d: Draft | None, path: list[int]):
         for layer in self.cache.layers:
             layer.keys[:, :, start: start + len(path)] = layer.keys.index_select(2, src)
             layer.values[:, :, start: start + len(path)] = layer.values.index_select(2, src)
-    if n_in > keep: self.cache.crop(-(n_in - keep))
+    if n_in > keep:
+        self.cache.crop(-(n_in - keep))
     self.n_cached += keep
-    if self.hidden: self.last_hidden = self.last_hidden[[0] + [1 + i for i in path]]
+    if self.hidden:
+        self.last_hidden = self.last_hidden[[0] + [1 + i for i in path]]
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
 def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'default') -> list[float]:
-    "Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in `ns` (interleaved)."
+    """Median seconds of one forward over `n` new tokens after
+    `context` cached tokens, for each `n` in `ns` (interleaved)."""
     with FastLinears(model, fast_kernels(model) if kernels == 'auto' and model.device.type == 'cpu' else {}):
         return _forward_times(model, context, ns, reps)
 
@@ -113,24 +124,32 @@ def _forward_times(model, context: int, ns, reps: int) -> list[float]:
             x = torch.randint(0, V, (1, n), device=model.device)
             start = time.perf_counter()
             t.run(x).logits.sum().item()
-            if rep: times[n].append(time.perf_counter() - start)
+            if rep:
+                times[n].append(time.perf_counter() - start)
             t.cache.crop(-n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b4
 def model_fingerprint(model) -> str:
-    "A short hash of what a forward's cost depends on: the architecture (the config without names), dtype and device type."
-    cfg = {k: v for k, v in model.config.to_dict().items() if k not in ('_name_or_path', 'transformers_version', 'architectures')}
+    """A short hash of what a forward's cost depends on: the
+    architecture (the config without names), dtype and device type."""
+    cfg = {k: v for k, v in model.config.to_dict().items()
+           if k not in ('_name_or_path', 'transformers_version', 'architectures')}
     return hashlib.sha1(json.dumps([type(model).__name__, cfg, str(model.dtype), model.device.type],
                                    sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 def machine_key(device='cpu') -> str:
-    "The machine a curve is measured on: the GPU's name on CUDA, else the CPU model and cores; torch threads and version."
+    """The machine a curve is measured on: the GPU's name on CUDA,
+    else the CPU model and cores; torch threads and version."""
     dev = torch.device(device)
-    if dev.type == 'cuda': what = torch.cuda.get_device_name(dev)
+    if dev.type == 'cuda':
+        what = torch.cuda.get_device_name(dev)
     else:
-        try: what = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name'))
-        except (OSError, StopIteration): what = platform.processor() or platform.machine()
+        try:
+            what = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
+                        if l.startswith('model name'))
+        except (OSError, StopIteration):
+            what = platform.processor() or platform.machine()
         what += f', {os.cpu_count()} cores'
     return f'{platform.system()} {what}, threads={torch.get_num_threads()}, torch {torch.__version__}'
 
@@ -143,8 +162,10 @@ def _store_file(name: str) -> Path:
 
 def _stored(name: str) -> dict:
     "What the JSON store `name` in `cache_dir()` holds (empty if missing or unreadable)."
-    try: return json.loads(_store_file(name).read_text())
-    except (OSError, ValueError): return {}
+    try:
+        return json.loads(_store_file(name).read_text())
+    except (OSError, ValueError):
+        return {}
 
 def _store(name: str, values: dict):
     "Add `values` to the store (written whole, then renamed into place: readers never see half a file)."
@@ -156,27 +177,35 @@ def _store(name: str, values: dict):
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b5
 def plausible(c: list[float]) -> bool:
-    "Whether a cost curve can be a quiet machine's: n tokens cost no less than ~one and no more than ~n single steps."
+    """Whether a cost curve can be a quiet machine's: n tokens
+    cost no less than ~one and no more than ~n single steps."""
     return all(0.9 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
 
-def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False, verbose: bool = True) -> list[float]:
-    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17) once per model
-    architecture and machine, with a line on stderr, then kept in memory and in `cache_dir()/cost_curves.json`; `refresh` measures
-    again. A curve that no quiet machine gives (see `plausible`: another process took the cores) is measured once more, and
-    never stored."""
-    key, mem = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}', _COSTS.setdefault(model, {})
+def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
+               verbose: bool = True) -> list[float]:
+    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17)
+    once per model architecture and machine, with a line on stderr, then kept in memory and in
+    `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
+    `plausible`: another process took the cores) is measured once more, and never stored."""
+    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}'
+    mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
         K, t0 = max(k, 16), time.perf_counter()
-        if verbose: print(f'specdec: measuring this machine\'s forward cost T(n)/T(1), n = 1..{K + 1}, once for this model '
-                          f'(kept in {_store_file("cost_curves.json")}) ...', end='', file=sys.stderr, flush=True)
+        if verbose:
+            print(f"specdec: measuring this machine's forward cost T(n)/T(1), n = 1..{K + 1}, once for this "
+                  f"model (kept in {_store_file('cost_curves.json')}) ...", end='', file=sys.stderr,
+                  flush=True)
+        room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
         for attempt in range(2):
-            ts = forward_times(model, max(1, min(context, (_context_len(model.config) or 10 ** 9) - K - 2)), range(1, K + 2), reps)
+            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps)
             c = [t / ts[0] for t in ts]
             if plausible(c): break
-        if plausible(c): _store('cost_curves.json', {key: c})
-        if verbose: print(f' {time.perf_counter() - t0:.1f} s' + ('' if plausible(c) else ': the machine is too busy for a '
-                          'reliable curve, not kept'), file=sys.stderr)
+        if plausible(c):
+            _store('cost_curves.json', {key: c})
+        if verbose:
+            verdict = '' if plausible(c) else ': the machine is too busy for a reliable curve, not kept'
+            print(f' {time.perf_counter() - t0:.1f} s{verdict}', file=sys.stderr)
     mem[key] = c
     return c[:k + 1]
 
@@ -184,16 +213,20 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
 _PLANS = weakref.WeakKeyDictionary()   # model -> its plan
 
 def fast_kernels(model, max_rows: int = 24, verbose: bool = True) -> dict:
-    "`01c_kernels`' plan for `model`'s bias-free linear layers, per weight shape and machine, kept in `cache_dir()`."
+    """`01c_kernels`' plan for `model`'s bias-free linear layers,
+    per weight shape and machine, kept in `cache_dir()`."""
     if model in _PLANS: return _PLANS[model]
     stored, where, plan, new = _stored('kernel_plans.json'), machine_key(model.device), {}, {}
-    shapes = {tuple(m.weight.shape): m.weight.detach() for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None}
+    bias_free = [m for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None]
+    shapes = {tuple(m.weight.shape): m.weight.detach() for m in bias_free}
     for shape, w in shapes.items():
         key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows} | {where}'
         if key not in stored and verbose and not new:
-            print('specdec: choosing the fastest exact matrix product per layer shape, once for this machine ...', file=sys.stderr)
+            print('specdec: choosing the fastest exact matrix product '
+                  'per layer shape, once for this machine ...', file=sys.stderr)
         plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows))
-    if new: _store('kernel_plans.json', new)
+    if new:
+        _store('kernel_plans.json', new)
     _PLANS[model] = plan
     return plan
 
@@ -217,7 +250,8 @@ class Stats:
     @property
     def tokens_per_s(self): return self.new_tokens / self.total_time if self.total_time > 0 else float('nan')
     @property
-    def acceptance_rate(self): return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
+    def acceptance_rate(self):
+        return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
 
 # %% ../nbs/02_engine.ipynb #898cf74b
 PHASES = ('draft_forward', 'draft_other', 'mask', 'target_forward', 'verify', 'commit', 'update', 'loop')
@@ -240,7 +274,8 @@ def overhead(self: Stats) -> float:
 # %% ../nbs/02_engine.ipynb #c893b6ab
 @patch
 def record(self: Stats, d: Draft | None, v: Verdict, n_emitted: int):
-    "Add one step: `d` was scored, `v` decided, `n_emitted` tokens came out (fewer than `v.tokens` at EOS or the budget)."
+    """Add one step: `d` was scored, `v` decided, `n_emitted` tokens
+    came out (fewer than `v.tokens` at EOS or the budget)."""
     nd = d.n_verify if d is not None else 0
     self.accepted.append(v.n_accepted)
     self.drafted.append(nd)
@@ -250,10 +285,11 @@ def record(self: Stats, d: Draft | None, v: Verdict, n_emitted: int):
 
 @patch
 def _repr_markdown_(self: Stats) -> str:
-    times = f'{self.prefill_time:.3f} / {self.draft_time:.3f} / {self.verify_time:.3f} / {self.total_time:.3f}'
-    rows = [('new tokens', self.new_tokens), ('target forwards', self.steps), ('tau (tokens / forward)', f'{self.tau:.2f}'),
-            ('acceptance rate', f'{self.acceptance_rate:.2f}'), ('tokens / s', f'{self.tokens_per_s:.1f}'),
-            ('time: prefill / draft / verify / total (s)', times)]
+    phases = (self.prefill_time, self.draft_time, self.verify_time, self.total_time)
+    times = ' / '.join(f'{t:.3f}' for t in phases)
+    rows = [('new tokens', self.new_tokens), ('target forwards', self.steps),
+            ('tau (tokens / forward)', f'{self.tau:.2f}'), ('acceptance rate', f'{self.acceptance_rate:.2f}'),
+            ('tokens / s', f'{self.tokens_per_s:.1f}'), ('time: prefill / draft / verify / total (s)', times)]
     if self.breakdown:
         rows.append(('per phase (ms)', ', '.join(f'{k} {v * 1e3:.0f}' for k, v in self.breakdown.items())))
         rows.append(('overhead (outside the forwards)', f'{self.overhead:.1%}'))
@@ -264,7 +300,8 @@ def _repr_markdown_(self: Stats) -> str:
 def plot_acceptance(self: Stats, ax=None, label=None):
     "Histogram of tokens emitted per target forward (accepted + 1)."
     import matplotlib.pyplot as plt
-    if ax is None: _, ax = plt.subplots(figsize=(5, 3))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3))
     per_step = [a + 1 for a in self.accepted]
     bins = range(1, max(per_step + [1]) + 2)
     ax.hist(per_step, bins=bins, align='left', rwidth=0.8, label=label, alpha=0.8)
@@ -275,11 +312,13 @@ def plot_acceptance(self: Stats, ax=None, label=None):
 @dataclass
 class Request:
     "What a proposer is told once, before the first step."
-    model: object                        # the target model: read its config, vocabulary, device (the engine runs it)
+    # the target model: read its config, vocabulary, device (the engine runs it)
+    model: object
     tokens: list[int]                    # the prompt
     sampling: Sampling = Sampling()
     generator: torch.Generator | None = None
-    hidden: torch.Tensor | None = None   # (T-1, H): the prefill's top-layer states, when the proposer needs 'hidden'
+    # (T-1, H): the prefill's top-layer states, when the proposer needs 'hidden'
+    hidden: torch.Tensor | None = None
     @property
     def device(self): return self.model.device
     @property
@@ -331,17 +370,22 @@ class OracleProposer(Proposer):
 # %% ../nbs/02_engine.ipynb #457bd5dc
 def _check_request(model, input_ids, max_new_tokens) -> torch.Tensor:
     ids = torch.as_tensor(input_ids)
-    if ids.dim() == 1: ids = ids[None]
+    if ids.dim() == 1:
+        ids = ids[None]
     if ids.dim() != 2: raise ValueError(f"input_ids must be (1, T), got shape {tuple(ids.shape)}")
-    if ids.dtype not in (torch.long, torch.int, torch.int32, torch.int64): raise TypeError(f"input_ids must hold integers, got {ids.dtype}")
-    if ids.shape[0] != 1: raise ValueError(f"batch size {ids.shape[0]} is not supported yet: pass one prompt (1, T)")
+    if ids.dtype not in (torch.long, torch.int, torch.int32, torch.int64):
+        raise TypeError(f"input_ids must hold integers, got {ids.dtype}")
+    if ids.shape[0] != 1:
+        raise ValueError(f"batch size {ids.shape[0]} is not supported yet: pass one prompt (1, T)")
     if ids.shape[1] == 0: raise ValueError("empty prompt: give at least one token (e.g. the BOS token)")
     if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens <= 0:
         raise ValueError(f"max_new_tokens must be a positive integer, got {max_new_tokens!r}")
     ctx, V = _context_len(model.config), model.get_output_embeddings().weight.shape[0]
     if ctx and ids.shape[1] + max_new_tokens > ctx:
-        raise ValueError(f"prompt ({ids.shape[1]} tokens) + max_new_tokens ({max_new_tokens}) exceeds the model's context of {ctx}")
-    if ids.min() < 0 or ids.max() >= V: raise ValueError(f"token ids must be in [0, {V}), got [{int(ids.min())}, {int(ids.max())}]")
+        raise ValueError(f"prompt ({ids.shape[1]} tokens) + max_new_tokens "
+                         f"({max_new_tokens}) exceeds the model's context of {ctx}")
+    if ids.min() < 0 or ids.max() >= V:
+        raise ValueError(f"token ids must be in [0, {V}), got [{int(ids.min())}, {int(ids.max())}]")
     return ids.long()
 
 def _eos_ids(model, eos_token_id) -> set[int]:
@@ -362,27 +406,32 @@ def fit_draft(d: Draft | None, budget: int) -> Draft | None:
 
 # %% ../nbs/02_engine.ipynb #94019d97
 def next_length(k: int, n_accepted: int, n_drafted: int, most: int, free: bool) -> int:
-    "The adaptive draft length after a step that accepted `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."
+    """The adaptive draft length after a step that accepted
+    `n_accepted` of `n_drafted` (depth) tokens, in `[1, most]`."""
     if n_accepted >= n_drafted: return min(most, 2 * k if free else k + 2)
     return max(1, n_accepted + 1 if free else k - 1)
 
 # %% ../nbs/02_engine.ipynb #a1a8f05e
 @dataclass
 class GenerateOutput:
-    "What `generate` returns: `sequences` `(1, prompt + new)` as transformers' `generate` does, and the run's `stats`."
+    """What `generate` returns: `sequences` `(1, prompt + new)`
+    as transformers' `generate` does, and the run's `stats`."""
     sequences: torch.Tensor
     stats: Stats
     def _repr_markdown_(self): return f"{self.sequences.shape[1]} tokens\n\n" + self.stats._repr_markdown_()
 
 # %% ../nbs/02_engine.ipynb #487156d6
-def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128, do_sample: bool = False,
-             temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, eos_token_id=None, streamer=None,
-             generator: torch.Generator | None = None, verify_fn=verify, kernels: str = 'default') -> GenerateOutput:
+def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
+             do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
+             eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
+             kernels: str = 'default') -> GenerateOutput:
     "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
     s = Sampling(do_sample, temperature, top_k, top_p)
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
-    if kernels not in ('auto', 'default'): raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
-    fast = kernels == 'auto' and model.device.type == 'cpu'   # opt-in: 01c_kernels' plan (probe-checked, not proven exact)
+    if kernels not in ('auto', 'default'):
+        raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
+    # opt-in: 01c_kernels' plan (probe-checked, not proven exact)
+    fast = kernels == 'auto' and model.device.type == 'cpu'
     with FastLinears(model, fast_kernels(model) if fast else {}):
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn)
 
@@ -393,35 +442,47 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
         target = proposer.make_target(model) if proposer is not None else Target(model)
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
-        if proposer is not None: proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden))
-        if streamer is not None: streamer.put(ids.cpu())
+        if proposer is not None:
+            proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden))
+        if streamer is not None:
+            streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
         target.times = dict(mask=0.0, target_forward=0.0)      # the steps' own, without the prefill
-        if proposer is not None: loop.clock = DraftClock(proposer.draft_modules(), stats.times)
+        if proposer is not None:
+            loop.clock = DraftClock(proposer.draft_modules(), stats.times)
         try:
-            while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens): pass
+            while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
+                pass
         finally:
-            if loop.clock is not None: loop.clock.remove()
-    if streamer is not None: streamer.end()
+            if loop.clock is not None:
+                loop.clock.remove()
+    if streamer is not None:
+        streamer.end()
     stats.total_time = time.perf_counter() - t0
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
 
 # %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:
-    "Times the forwards of a drafter's `modules` into `times['draft_forward']`, only while `on` (shared layers stay untimed)."
+    """Times the forwards of a drafter's `modules` into
+    `times['draft_forward']`, only while `on` (shared layers stay untimed)."""
     def __init__(self, modules, times: dict):
         self.on, self.times, self.depth, self.start = False, times, 0, 0.0
-        self.hooks = [h for m in modules for h in (m.register_forward_pre_hook(self._enter), m.register_forward_hook(self._exit))]
+        self.hooks = [h for m in modules for h in (m.register_forward_pre_hook(self._enter),
+                                                   m.register_forward_hook(self._exit))]
     def _enter(self, *_):
-        if self.on and self.depth == 0: self.start = time.perf_counter()
+        if self.on and self.depth == 0:
+            self.start = time.perf_counter()
         self.depth += self.on
     def _exit(self, *_):
         if not self.on or self.depth == 0: return
         self.depth -= 1
-        if self.depth == 0: self.times['draft_forward'] = self.times.get('draft_forward', 0.0) + time.perf_counter() - self.start
+        if self.depth == 0:
+            elapsed = time.perf_counter() - self.start
+            self.times['draft_forward'] = self.times.get('draft_forward', 0.0) + elapsed
     def remove(self):
-        for h in self.hooks: h.remove()
+        for h in self.hooks:
+            h.remove()
 
 # %% ../nbs/02_engine.ipynb #b12fe3e3
 @dataclass
@@ -437,16 +498,19 @@ class _Loop:
     stats: Stats
     streamer: object = None
     clock: DraftClock | None = None
-    def add(self, phase: str, seconds: float): self.stats.times[phase] = self.stats.times.get(phase, 0.0) + seconds
+    def add(self, phase: str, seconds: float):
+        self.stats.times[phase] = self.stats.times.get(phase, 0.0) + seconds
 
 # %% ../nbs/02_engine.ipynb #ebdf040a
 @patch
 def step(self: _Loop, left: int) -> bool:
     "Draft, score, verify, commit, emit at most `left` tokens; False once EOS was emitted."
     t0, prop, budget = time.perf_counter(), self.proposer, left - 1
-    if self.clock is not None: self.clock.on = True
+    if self.clock is not None:
+        self.clock.on = True
     d = fit_draft(prop.propose(self.tokens, budget), budget) if prop is not None and budget > 0 else None
-    if self.clock is not None: self.clock.on = False
+    if self.clock is not None:
+        self.clock.on = False
     t1 = time.perf_counter()
     logits = self.target.forward(self.tokens[-1], d)
     t2 = time.perf_counter()
@@ -456,15 +520,19 @@ def step(self: _Loop, left: int) -> bool:
     t4 = time.perf_counter()
     out = v.tokens[:left]
     hit = next((i for i, x in enumerate(out) if x in self.eos), None)
-    if hit is not None: out = out[: hit + 1]
+    if hit is not None:
+        out = out[: hit + 1]
     self.tokens += out
-    if prop is not None: prop.update(_feedback(self, v, d, logits))
+    if prop is not None:
+        prop.update(_feedback(self, v, d, logits))
     t5 = time.perf_counter()
-    for phase, s in (('draft', t1 - t0), ('verify', t3 - t2), ('commit', t4 - t3), ('update', t5 - t4)): self.add(phase, s)
+    for phase, s in (('draft', t1 - t0), ('verify', t3 - t2), ('commit', t4 - t3), ('update', t5 - t4)):
+        self.add(phase, s)
     self.stats.draft_time += t1 - t0
     self.stats.verify_time += t5 - t1
     self.stats.record(d, v, len(out))
-    if self.streamer is not None: self.streamer.put(torch.tensor(out))
+    if self.streamer is not None:
+        self.streamer.put(torch.tensor(out))
     return hit is None
 
 def _feedback(loop: _Loop, v: Verdict, d: Draft | None, logits: torch.Tensor) -> Feedback:

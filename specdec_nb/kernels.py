@@ -16,7 +16,8 @@ __all__ = ['KERNELS', 'exact_kernels', 'fastest_kernel', 'shape_plan', 'FastLine
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
     "`(W x^T)^T` for rows `x` `(n, d)`, computed on at least `pad` rows (zero rows added, then dropped)."
     n = x.shape[0]
-    if n < pad: x = torch.cat([x, x.new_zeros(pad - n, x.shape[1])])
+    if n < pad:
+        x = torch.cat([x, x.new_zeros(pad - n, x.shape[1])])
     return (w @ x.T).T[:n]
 
 KERNELS = {'linear': lambda x, w: F.linear(x, w), 'wx': _wx,
@@ -29,32 +30,37 @@ def exact_kernels(w: torch.Tensor, n: int, probes: int = 3, seed: int = 0) -> li
     g = torch.Generator(device='cpu').manual_seed(seed)
     xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
     refs = [F.linear(x, w) for x in xs]
-    return [k for k, f in KERNELS.items() if all(torch.equal(f(x, w).contiguous(), r) for x, r in zip(xs, refs))]
+    return [k for k, f in KERNELS.items()
+            if all(torch.equal(f(x, w).contiguous(), r) for x, r in zip(xs, refs))]
 
 # %% ../nbs/01c_kernels.ipynb #719aca7d
 @torch.inference_mode()
 def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7) -> str:
-    "The fastest of `exact_kernels(w, n)`; `F.linear` unless another wins by 5 % (noise must not flip the choice)."
+    """The fastest of `exact_kernels(w, n)`; `F.linear` unless
+    another wins by 5 % (noise must not flip the choice)."""
     names, x = exact_kernels(w, n), torch.randn(n, w.shape[1]).to(w)
     times = {k: [] for k in names}
     for r in range(reps + 1):
         for k in names:
             t = time.perf_counter()
             KERNELS[k](x, w)
-            if r: times[k].append(time.perf_counter() - t)
+            if r:
+                times[k].append(time.perf_counter() - t)
     med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
     best = min(med, key=med.get)
     return best if med[best] < 0.95 * med['linear'] else 'linear'
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
 def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3) -> list[str]:
-    "The kernel for `n = 1..max_rows` rows with weight `w` (`engine.fast_kernels` keeps one per shape and machine)."
+    """The kernel for `n = 1..max_rows` rows with weight `w`
+    (`engine.fast_kernels` keeps one per shape and machine)."""
     return [fastest_kernel(w, n, reps) for n in range(1, max_rows + 1)]
 
 # %% ../nbs/01c_kernels.ipynb #8583ca97
 class FastLinears:
     "Context manager: the model's bias-free linear layers use `plan`'s kernel for each row count."
-    def __init__(self, model, plan: dict): self.model, self.plan, self.saved = model, plan, []
+    def __init__(self, model, plan: dict):
+        self.model, self.plan, self.saved = model, plan, []
     def _make(self, layer: nn.Linear):
         kernels = self.plan.get(tuple(layer.weight.shape))
         def forward(x):
@@ -70,6 +76,8 @@ class FastLinears:
         return self
     def __exit__(self, *exc):
         for m, f in self.saved:
-            if f is None: del m.forward
-            else: m.forward = f
+            if f is None:
+                del m.forward
+            else:
+                m.forward = f
         self.saved = []

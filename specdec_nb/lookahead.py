@@ -17,119 +17,149 @@ __all__ = ['plot_window', 'plot_lookahead_mask', 'window_parents', 'NGramPool', 
 
 # %% ../nbs/07_lookahead.ipynb #a816112e
 def plot_window(window: list[list[int]], tok=None, ax=None, title: str | None = None):
-    "Draw the lookahead window (matplotlib): level l, column j at (depth j+l+1, row l), linked to what it attends to."
+    """Draw the lookahead window (matplotlib): level l, column
+    j at (depth j+l+1, row l), linked to what it attends to."""
     import matplotlib.pyplot as plt
     L, W = len(window), len(window[0])
-    if ax is None: _, ax = plt.subplots(figsize=(1.2 + 0.9 * (W + L), 0.8 + 0.7 * L))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.2 + 0.9 * (W + L), 0.8 + 0.7 * L))
     xy = lambda l, j: (j + l + 1, l) if j >= 0 else (0, 0)
     for l in range(L):
         for j in range(W):
-            ax.plot(*zip(xy(l - 1, j) if l else xy(0, j - 1), xy(l, j)), color='0.6' if l else 'tab:blue', lw=1, zorder=1)
+            ax.plot(*zip(xy(l - 1, j) if l else xy(0, j - 1), xy(l, j)), color='0.6' if l else 'tab:blue',
+                    lw=1, zorder=1)
     ax.text(0, 0, 'root', ha='center', va='center', bbox=dict(boxstyle='round', fc='0.85'), zorder=2)
     colors = plt.cm.viridis([0.35 + 0.5 * l / max(L - 1, 1) for l in range(L)])
     for l, level in enumerate(window):
         for j, t in enumerate(level):
-            ax.text(*xy(l, j), repr(tok.decode([t])) if tok is not None else str(t), ha='center', va='center', fontsize=8, zorder=2,
-                    bbox=dict(boxstyle='round', fc=colors[l], alpha=0.6))
-    ax.set_xlim(-0.6, W + L - 0.4); ax.set_ylim(L - 0.4, -0.6)
-    ax.set_yticks(range(L), [f'level {l}' for l in range(L)]); ax.set_xlabel('position after the root (depth)')
-    if title: ax.set_title(title)
+            ax.text(*xy(l, j), repr(tok.decode([t])) if tok is not None else str(t), ha='center', va='center',
+                    fontsize=8, zorder=2, bbox=dict(boxstyle='round', fc=colors[l], alpha=0.6))
+    ax.set_xlim(-0.6, W + L - 0.4)
+    ax.set_ylim(L - 0.4, -0.6)
+    ax.set_yticks(range(L), [f'level {l}' for l in range(L)])
+    ax.set_xlabel('position after the root (depth)')
+    if title:
+        ax.set_title(title)
     return ax
 
 # %% ../nbs/07_lookahead.ipynb #1cff4526
 def plot_lookahead_mask(d: Draft, ax=None, title: str | None = None, tok=None):
-    """Draw which node (row) attends to which (column) among the root and `d`'s nodes: verification branch, then the
-    lookahead window; `tok` decodes the labels."""
+    """Draw which node (row) attends to which (column) among the root and `d`'s nodes: verification
+    branch, then the lookahead window; `tok` decodes the labels."""
     import matplotlib.pyplot as plt
     from specdec_nb.engine import tree_mask
     m = (tree_mask(d, 0)[0, 0] == 0).float().numpy()
     n = len(d)
-    if ax is None: _, ax = plt.subplots(figsize=(0.8 + 0.28 * (n + 1),) * 2)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.8 + 0.28 * (n + 1),) * 2)
     ax.imshow(m, cmap='Blues', vmin=0, vmax=1.3)
     for b in (0.5, d.n_verify + 0.5):
-        ax.axhline(b, color='tab:red', lw=1); ax.axvline(b, color='tab:red', lw=1)
+        ax.axhline(b, color='tab:red', lw=1)
+        ax.axvline(b, color='tab:red', lw=1)
     labels = ['root'] + [tok.decode([t]) if tok is not None else f'{t}' for t in d.tokens.tolist()]
-    ax.set_xticks(range(n + 1), labels, fontsize=7, rotation=90); ax.set_yticks(range(n + 1), labels, fontsize=7)
+    ax.set_xticks(range(n + 1), labels, fontsize=7, rotation=90)
+    ax.set_yticks(range(n + 1), labels, fontsize=7)
     ax.set_title(title or f'root | {d.n_verify} candidate nodes | {d.n_extra} window nodes')
     return ax
 
 # %% ../nbs/07_lookahead.ipynb #90b095fd
 def _check_args(W, N, G):
     for name, v in (('W', W), ('N', N), ('G', G)):
-        if isinstance(v, bool) or not isinstance(v, int): raise ValueError(f"{name} must be an integer, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"{name} must be an integer, got {v!r}")
     if W < 1: raise ValueError(f"W (the lookahead window width) must be >= 1, got {W}")
-    if N < 2: raise ValueError(f"N (the n-gram size) must be >= 2: a key token and at least one token to draft, got {N}")
+    if N < 2:
+        raise ValueError("N (the n-gram size) must be >= 2: a key token "
+                         f"and at least one token to draft, got {N}")
     if G < 1: raise ValueError(f"G (the most candidates verified per step) must be >= 1, got {G}")
 
 # %% ../nbs/07_lookahead.ipynb #e58a5f64
 def window_parents(levels: int, width: int, offset: int = 0) -> list[int]:
-    "Parents of a `levels x width` window laid out level by level after `offset` nodes: level 0 a chain from the root, level l under level l-1."
+    """Parents of a `levels x width` window laid out level by level after
+    `offset` nodes: level 0 a chain from the root, level l under level l-1."""
     return [(-1 if j == 0 else offset + j - 1) if l == 0 else offset + (l - 1) * width + j
             for l in range(levels) for j in range(width)]
 
 # %% ../nbs/07_lookahead.ipynb #e8e69fab
 class NGramPool:
-    "N-grams keyed by their first token: per key the `G` newest distinct continuations (N-1 tokens each), newest first."
-    def __init__(self, N: int, G: int): self.N, self.G, self.pool = N, G, {}
+    """N-grams keyed by their first token: per key the `G` newest
+    distinct continuations (N-1 tokens each), newest first."""
+    def __init__(self, N: int, G: int):
+        self.N, self.G, self.pool = N, G, {}
     def add(self, gram):
         key, cont = gram[0], tuple(gram[1:])
         lst = self.pool.setdefault(key, [])
-        if cont in lst: lst.remove(cont)
-        lst.insert(0, cont); del lst[self.G:]
+        if cont in lst:
+            lst.remove(cont)
+        lst.insert(0, cont)
+        del lst[self.G:]
     def extend(self, tokens: list[int]):
         "Add every N-gram of `tokens`, in order (so the last ones end up newest)."
-        for i in range(len(tokens) - self.N + 1): self.add(tokens[i:i + self.N])
+        for i in range(len(tokens) - self.N + 1):
+            self.add(tokens[i:i + self.N])
     def candidates(self, key: int, k: int) -> list[list[int]]:
         "The continuations of `key`, newest first, each cut to `k` tokens."
         return [list(c[:k]) for c in self.pool.get(key, [])]
 
 # %% ../nbs/07_lookahead.ipynb #9c3ab537
 def jacobi_step(window: list[list[int]], out: list[int], N: int) -> tuple[list[list[int]], list[tuple]]:
-    "Advance `window` by one Jacobi iteration with the top level's predictions `out`; the N-grams harvested (one per column, once full)."
+    """Advance `window` by one Jacobi iteration with the top level's
+    predictions `out`; the N-grams harvested (one per column, once full)."""
     if len(window) < N - 1: return window + [list(out)], []
     return window[1:] + [list(out)], [tuple(col) for col in zip(*window, out)]
 
 # %% ../nbs/07_lookahead.ipynb #660e636e
 def lookahead_draft(cands: list[list[int]], window: list[list[int]], device='cpu') -> Draft | None:
-    "The verification branch (a trie of `cands`) followed by the lookahead branch (`window`, scored but not verified)."
+    """The verification branch (a trie of `cands`) followed by
+    the lookahead branch (`window`, scored but not verified)."""
     toks, parents = continuation_tree([c for c in cands if c])
     L, W = len(window), len(window[0]) if window else 0
     flat = [t for level in window for t in level]
     if not toks and not flat: return None
-    return Draft(torch.tensor(toks + flat, dtype=torch.long, device=device), parents=parents + window_parents(L, W, len(toks)), n_extra=len(flat))
+    return Draft(torch.tensor(toks + flat, dtype=torch.long, device=device),
+                 parents=parents + window_parents(L, W, len(toks)), n_extra=len(flat))
 
 # %% ../nbs/07_lookahead.ipynb #c21d9503
 class LookaheadProposer(Proposer):
-    "Lookahead decoding: Jacobi iterations over `W` positions and `N-1` levels feed an N-gram pool; up to `G` pooled N-grams continuing the last token are verified."
+    """Lookahead decoding: Jacobi iterations over `W` positions and `N-1` levels feed
+    an N-gram pool; up to `G` pooled N-grams continuing the last token are verified."""
     needs = frozenset({'logits'})   # the window's next guesses are read from the verify forward's logits
-    def __init__(self, W: int = 3, N: int = 4, G: int = 2, pool_from_prompt: bool = True, pool_from_output: bool = True,
-                 seed: int = 0):
+    def __init__(self, W: int = 3, N: int = 4, G: int = 2, pool_from_prompt: bool = True,
+                 pool_from_output: bool = True, seed: int = 0):
         _check_args(W, N, G)
-        self.W, self.N, self.G, self.pool_from_prompt, self.pool_from_output, self.seed = W, N, G, pool_from_prompt, pool_from_output, seed
+        self.W, self.N, self.G, self.seed = W, N, G, seed
+        self.pool_from_prompt, self.pool_from_output = pool_from_prompt, pool_from_output
     def reset(self, req: Request):
         super().reset(req)
         tokens, self.pool = req.tokens, NGramPool(self.N, self.G)
-        if self.pool_from_prompt: self.pool.extend(tokens)
+        if self.pool_from_prompt:
+            self.pool.extend(tokens)
         rng = random.Random(self.seed)   # its own generator: the window never consumes the sampling generator
         self.window, self._scored = [[rng.choice(tokens) for _ in range(self.W)]], False
 
 # %% ../nbs/07_lookahead.ipynb #69cbd9da
 @patch
 def propose(self: LookaheadProposer, tokens: list[int], budget: int) -> Draft | None:
-    "Pooled candidates that continue the root (verified) and the window (scored, not verified), when it fits `budget`."
+    """Pooled candidates that continue the root (verified) and
+    the window (scored, not verified), when it fits `budget`."""
     cands = self.pool.candidates(tokens[-1], min(self.N - 1, budget))
     self._scored = self.W + len(self.window) - 1 <= budget
     return lookahead_draft(cands, self.window if self._scored else [], self.device)
 
 @patch
 def update(self: LookaheadProposer, fb: Feedback):
-    "Pool the committed N-grams (if asked); advance the window by one Jacobi step from its rows of `fb.logits`."
+    """Pool the committed N-grams (if asked); advance the
+    window by one Jacobi step from its rows of `fb.logits`."""
     tokens, v, d = fb.tokens, fb.verdict, fb.draft
-    if self.pool_from_output:   # the N-grams that end in this step's committed tokens: the target's own continuations
-        for j in range(max(len(tokens) - len(v.tokens), self.N - 1), len(tokens)): self.pool.add(tokens[j - self.N + 1: j + 1])
+    # the N-grams that end in this step's committed tokens: the target's own continuations
+    if self.pool_from_output:
+        for j in range(max(len(tokens) - len(v.tokens), self.N - 1), len(tokens)):
+            self.pool.add(tokens[j - self.N + 1: j + 1])
     L = len(self.window)
     if not self._scored or d is None or d.n_extra != L * self.W: return
-    top = 1 + d.n_verify + (L - 1) * self.W            # logits row of the top level's first node (row 0 = the root)
+    # logits row of the top level's first node (row 0 = the root)
+    top = 1 + d.n_verify + (L - 1) * self.W
     out = fb.logits[top: top + self.W].argmax(-1).tolist()
     self.window, grams = jacobi_step(self.window, out, self.N)
-    for g in grams: self.pool.add(g)
+    for g in grams:
+        self.pool.add(g)

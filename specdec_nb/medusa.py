@@ -23,7 +23,10 @@ __all__ = ['ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choi
 class ResBlock(nn.Module):
     "h + SiLU(A h + b), with A = 0 at the start: the identity."
     def __init__(self, d: int):
-        super().__init__(); self.linear = nn.Linear(d, d); nn.init.zeros_(self.linear.weight); nn.init.zeros_(self.linear.bias)
+        super().__init__()
+        self.linear = nn.Linear(d, d)
+        nn.init.zeros_(self.linear.weight)
+        nn.init.zeros_(self.linear.bias)
     def forward(self, h): return h + F.silu(self.linear(h))
 
 class MedusaHeads(nn.Module):
@@ -32,7 +35,8 @@ class MedusaHeads(nn.Module):
         super().__init__()
         if n_heads < 1: raise ValueError(f"n_heads must be >= 1, got {n_heads}")
         d = lm_head.weight.shape[1]
-        self.blocks = nn.ModuleList(ResBlock(d) for _ in range(n_heads)).to(lm_head.weight.device, lm_head.weight.dtype)
+        blocks = nn.ModuleList(ResBlock(d) for _ in range(n_heads))
+        self.blocks = blocks.to(lm_head.weight.device, lm_head.weight.dtype)
         self.lm_head = lm_head.requires_grad_(False)
         self.register_buffer('vocab', None, persistent=False)   # optional reduced vocabulary (see below)
     def restrict(self, vocab: torch.Tensor | None):
@@ -43,15 +47,20 @@ class MedusaHeads(nn.Module):
     @property
     def n_heads(self): return len(self.blocks)
     def hidden(self, h): return torch.stack([b(h) for b in self.blocks])           # (K, ..., D)
-    def logits(self, z): return self.lm_head(z) if self.vocab is None else z @ self._w.T   # the full head, or the rows of `vocab`
+    def logits(self, z):
+        # the full head, or the rows of `vocab`
+        return self.lm_head(z) if self.vocab is None else z @ self._w.T
     def forward(self, h): return self.logits(self.hidden(h))                     # (K, ..., V)
 
 # %% ../nbs/09_medusa.ipynb #28643af2
 def save_medusa(heads: MedusaHeads, target, path, choices=None, acc=None, dtype=None):
-    "Save the heads (their reduced vocabulary, the tree `choices` to use with them, their measured accuracy `acc`) as safetensors."
+    """Save the heads (their reduced vocabulary, the tree `choices` to
+    use with them, their measured accuracy `acc`) as safetensors."""
     import json
-    extra = {**({'vocab': heads.vocab.cpu()} if heads.vocab is not None else {}), **({'acc': acc.float().cpu()} if acc is not None else {})} or None
-    meta = dict(target=fingerprint(target), n_heads=heads.n_heads, choices=json.dumps(choices or getattr(heads, 'choices', None)))
+    extra = {**({'vocab': heads.vocab.cpu()} if heads.vocab is not None else {}),
+             **({'acc': acc.float().cpu()} if acc is not None else {})} or None
+    meta = dict(target=fingerprint(target), n_heads=heads.n_heads,
+                choices=json.dumps(choices or getattr(heads, 'choices', None)))
     save_weights(heads, path, meta=meta, dtype=dtype, extra=extra)
 
 def load_medusa(target, path) -> MedusaHeads:
@@ -60,8 +69,10 @@ def load_medusa(target, path) -> MedusaHeads:
     vocab, acc = t['vocab'], t['acc']
     heads = MedusaHeads(target.get_output_embeddings(), int(meta['n_heads']))
     load_weights(heads, path, expect=dict(target=fingerprint(target)))
-    if vocab is not None: heads.restrict(vocab)
-    import json; heads.choices, heads.acc = json.loads(meta.get('choices') or 'null'), acc
+    if vocab is not None:
+        heads.restrict(vocab)
+    import json
+    heads.choices, heads.acc = json.loads(meta.get('choices') or 'null'), acc
     return heads.eval()
 
 # %% ../nbs/09_medusa.ipynb #d29157d7
@@ -74,18 +85,23 @@ def topk(self: MedusaHeads, h: torch.Tensor, k: int) -> torch.Tensor:
 
 # %% ../nbs/09_medusa.ipynb #2833360f
 def medusa_choices(acc: torch.Tensor, n_nodes: int = 16) -> list[list[int]]:
-    "The `n_nodes`-node choice list that maximises the expected accepted length, grown greedily from `acc (K, R)`."
+    """The `n_nodes`-node choice list that maximises the expected
+    accepted length, grown greedily from `acc (K, R)`."""
     if n_nodes < 1: raise ValueError(f"n_nodes must be >= 1, got {n_nodes}")
     K, R = acc.shape
     value = lambda c: float(torch.prod(torch.stack([acc[i, r] for i, r in enumerate(c)])))
     chosen, frontier = [], {(r,): value((r,)) for r in range(R)}
     while frontier and len(chosen) < n_nodes:
-        c = max(frontier, key=frontier.get); frontier.pop(c); chosen.append(list(c))
-        if len(c) < K: frontier.update({c + (r,): value(c + (r,)) for r in range(R)})
+        c = max(frontier, key=frontier.get)
+        frontier.pop(c)
+        chosen.append(list(c))
+        if len(c) < K:
+            frontier.update({c + (r,): value(c + (r,)) for r in range(R)})
     return chosen
 
 def expected_tau(acc: torch.Tensor, choices) -> float:
-    "1 + the expected accepted tokens of a tree under independent heads (the estimate the greedy growth maximises)."
+    """1 + the expected accepted tokens of a tree under independent
+    heads (the estimate the greedy growth maximises)."""
     return 1 + sum(float(torch.prod(torch.stack([acc[i, r] for i, r in enumerate(c)]))) for c in choices)
 
 # %% ../nbs/09_medusa.ipynb #a9c56d18
@@ -94,15 +110,18 @@ class MedusaProposer(Proposer):
     needs = frozenset({'hidden'})   # the target's top-layer state of the last committed token
     def __init__(self, heads: MedusaHeads, choices=None):
         self.heads = heads
-        choices = choices or getattr(heads, 'choices', None) or [[0] * d for d in range(1, heads.n_heads + 1)]   # default: the heads' own tree, else a top-1 chain
+        # default: the heads' own tree, else a top-1 chain
+        choices = choices or getattr(heads, 'choices', None) or [[0] * d for d in range(1, heads.n_heads + 1)]
         self.tree = static_tree(choices, max_depth=heads.n_heads)
-        self.R, self._chain = max(self.tree.ranks) + 1, self.tree.parents == list(range(-1, len(self.tree) - 1))
+        self.R = max(self.tree.ranks) + 1                               # top-k width the heads must give
+        self._chain = self.tree.parents == list(range(-1, len(self.tree) - 1))
         self._d, self._r = torch.tensor(self.tree.depths) - 1, torch.tensor(self.tree.ranks)
     def draft_modules(self): return [self.heads]
     def reset(self, req: Request):
         super().reset(req)
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1]
-    def update(self, fb: Feedback): self.last_hidden = fb.hidden[-1]
+    def update(self, fb: Feedback):
+        self.last_hidden = fb.hidden[-1]
     def propose(self, tokens, budget):
         if self.last_hidden is None: return None                    # a one-token prompt: nothing to read yet
         top = self.heads.topk(self.last_hidden.to(self.heads.lm_head.weight.dtype), self.R)
@@ -111,22 +130,29 @@ class MedusaProposer(Proposer):
 # %% ../nbs/09_medusa.ipynb #de99763b
 def typical_verify(d: Draft | None, logits: torch.Tensor, s: Sampling = Sampling(), generator=None,
                    eps: float = 0.09, alpha: float = 0.3) -> Verdict:
-    "LOSSY Medusa typical acceptance (opt-in): accept node x while p(x) > min(eps, alpha * exp(-H(p))); then sample from p."
+    """LOSSY Medusa typical acceptance (opt-in): accept node x while
+    p(x) > min(eps, alpha * exp(-H(p))); then sample from p."""
     from specdec_nb.core import verify
     if s.greedy or d is None or d.n_verify == 0: return verify(d, logits, s, generator)
     n = d.n_verify
-    if torch.isnan(logits[: n + 1]).any(): _check_finite(1)
+    if torch.isnan(logits[: n + 1]).any():
+        _check_finite(1)
     p = process_logits(logits[: n + 1], s)
     ent = -(p * p.clamp_min(1e-30).log()).sum(-1)
     thr = torch.minimum(torch.full_like(ent, eps), alpha * torch.exp(-ent))
     ch, toks, path, node = _children(d), d.tokens[:n].tolist(), [], -1
-    while (nxt := next((c for c in ch.get(node, []) if p[node + 1, toks[c]] > thr[node + 1]), None)) is not None:
-        path.append(nxt); node = nxt
-    return Verdict(path, [toks[i] for i in path] + [int(torch.multinomial(p[node + 1], 1, generator=generator))])
+    def typical_child(node):   # the first child of `node` whose token the target finds typical enough
+        return next((c for c in ch.get(node, []) if p[node + 1, toks[c]] > thr[node + 1]), None)
+    while (nxt := typical_child(node)) is not None:
+        path.append(nxt)
+        node = nxt
+    bonus = int(torch.multinomial(p[node + 1], 1, generator=generator))
+    return Verdict(path, [toks[i] for i in path] + [bonus])
 
 def typical(eps: float = 0.09, alpha: float = 0.3):
     "A `verify_fn` for `generate` that uses typical acceptance (lossy)."
-    if not (0 < eps <= 1 and alpha > 0): raise ValueError(f"need 0 < eps <= 1 and alpha > 0, got eps={eps}, alpha={alpha}")
+    if not (0 < eps <= 1 and alpha > 0):
+        raise ValueError(f"need 0 < eps <= 1 and alpha > 0, got eps={eps}, alpha={alpha}")
     return partial(typical_verify, eps=eps, alpha=alpha)
 
 # %% ../nbs/09_medusa.ipynb #8f7f8f5c

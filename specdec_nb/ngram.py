@@ -18,7 +18,8 @@ __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 
 # %% ../nbs/06_ngram.ipynb #84ddd079
 def _check_args(k, max_ngram, min_ngram, branches):
     for name, v in (('k', k), ('max_ngram', max_ngram), ('min_ngram', min_ngram), ('branches', branches)):
-        if isinstance(v, bool) or not isinstance(v, int): raise ValueError(f"{name} must be an integer, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"{name} must be an integer, got {v!r}")
     if k < 1: raise ValueError(f"k (the most draft tokens per step) must be >= 1, got {k}")
     if min_ngram < 1: raise ValueError(f"n-gram sizes must be >= 1, got min_ngram={min_ngram}")
     if max_ngram < min_ngram: raise ValueError(f"max_ngram ({max_ngram}) must be >= min_ngram ({min_ngram})")
@@ -26,10 +27,12 @@ def _check_args(k, max_ngram, min_ngram, branches):
 
 # %% ../nbs/06_ngram.ipynb #5ca27c64
 def _check_length(length, cost, k):
-    if length not in ('cost', 'adaptive', 'fixed'): raise ValueError(f"length must be 'cost', 'adaptive' or 'fixed', got {length!r}")
+    if length not in ('cost', 'adaptive', 'fixed'):
+        raise ValueError(f"length must be 'cost', 'adaptive' or 'fixed', got {length!r}")
     if cost is None: return
     if len(cost) < k + 1 or not all(isinstance(x, (int, float)) and x > 0 for x in cost):
-        raise ValueError(f"cost must hold k+1 = {k + 1} positive relative forward costs T(n)/T(1), n = 1..k+1; got {list(cost)!r}")
+        raise ValueError(f"cost must hold k+1 = {k + 1} positive relative forward "
+                         f"costs T(n)/T(1), n = 1..k+1; got {list(cost)!r}")
 
 # %% ../nbs/06_ngram.ipynb #e3f0e51d
 def suffix_matches(a: np.ndarray, n: int) -> np.ndarray:
@@ -37,36 +40,45 @@ def suffix_matches(a: np.ndarray, n: int) -> np.ndarray:
     L = len(a)
     if L <= n: return np.zeros(0, dtype=np.int64)
     m = a[:L - n] == a[L - n]
-    for j in range(1, n): m &= a[j:L - n + j] == a[L - n + j]
+    for j in range(1, n):
+        m &= a[j:L - n + j] == a[L - n + j]
     return np.flatnonzero(m)[::-1]
 
 # %% ../nbs/06_ngram.ipynb #22236ba0
 def longest_match(a: np.ndarray, max_ngram: int, min_ngram: int) -> tuple[int, np.ndarray]:
-    "The largest `n` in `[min_ngram, max_ngram]` whose suffix n-gram occurred before, with those start positions; `(0, [])` if none."
+    """The largest `n` in `[min_ngram, max_ngram]` whose suffix n-gram
+    occurred before, with those start positions; `(0, [])` if none."""
     for n in range(max_ngram, min_ngram - 1, -1):
         pos = suffix_matches(a, n)
         if len(pos): return n, pos
     return 0, np.zeros(0, dtype=np.int64)
 
 def continuations(a: np.ndarray, n: int, pos: np.ndarray, k: int, branches: int = 1) -> list[list[int]]:
-    "Up to `branches` distinct `k`-token continuations of the n-gram occurrences at `pos` (most recent first)."
+    """Up to `branches` distinct `k`-token continuations of
+    the n-gram occurrences at `pos` (most recent first)."""
     conts = []
-    for i in pos[: 16 * branches]:   # a bounded look: many repeats of one continuation must not cost a long loop
+    # a bounded look: many repeats of one continuation must not cost a long loop
+    for i in pos[: 16 * branches]:
         c = a[i + n: i + n + k].tolist()
-        if c not in conts: conts.append(c)
+        if c not in conts:
+            conts.append(c)
         if len(conts) == branches: break
     return conts
 
-def prompt_lookup(a: np.ndarray, k: int, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1) -> list[list[int]]:
-    "Up to `branches` distinct `k`-token continuations (most recent first) of the longest suffix n-gram of `a` seen before."
+def prompt_lookup(a: np.ndarray, k: int, max_ngram: int = 3, min_ngram: int = 2,
+                  branches: int = 1) -> list[list[int]]:
+    """Up to `branches` distinct `k`-token continuations (most recent
+    first) of the longest suffix n-gram of `a` seen before."""
     n, pos = longest_match(a, max_ngram, min_ngram)
     return continuations(a, n, pos, k, branches) if n else []
 
 # %% ../nbs/06_ngram.ipynb #11a53d2b
 def match_extent(a: np.ndarray, i: int, n: int, cap: int = 8) -> int:
-    "How many tokens the end of `a` shares with the occurrence of its last `n` tokens at `i`, counted backwards (at most `cap`)."
+    """How many tokens the end of `a` shares with the occurrence of
+    its last `n` tokens at `i`, counted backwards (at most `cap`)."""
     L, e = len(a), min(n, cap)
-    while e < cap and i - (e - n) - 1 >= 0 and a[i - (e - n) - 1] == a[L - e - 1]: e += 1
+    while e < cap and i - (e - n) - 1 >= 0 and a[i - (e - n) - 1] == a[L - e - 1]:
+        e += 1
     return e
 
 # %% ../nbs/06_ngram.ipynb #7957199a
@@ -76,33 +88,46 @@ def continuation_tree(conts: list[list[int]]) -> tuple[list[int], list[int]]:
     for c in conts:
         node = -1
         for t in c:
-            if (node, t) not in child: child[node, t] = len(toks); toks.append(t); parents.append(node)
+            if (node, t) not in child:
+                child[node, t] = len(toks)
+                toks.append(t)
+                parents.append(node)
             node = child[node, t]
     return toks, parents
 
 # %% ../nbs/06_ngram.ipynb #bc685682
 class DraftLength:
-    "Draft length with the most expected tokens per unit of target time, given the cost curve `cost[n-1] = T(n)/T(1)`; acceptance learned per key."
+    """Draft length with the most expected tokens per unit of target time, given
+    the cost curve `cost[n-1] = T(n)/T(1)`; acceptance learned per key."""
     def __init__(self, cost: list[float], prior: tuple = (3.0, 1.0)):
         self.cost, self.prior, self.a, self.b = np.asarray(cost, dtype=float), prior, {}, {}
     def _ab(self, key):
-        if key not in self.a: self.a[key], self.b[key] = (np.full(len(self.cost) - 1, float(x)) for x in self.prior)
+        if key not in self.a:
+            self.a[key], self.b[key] = (np.full(len(self.cost) - 1, float(x)) for x in self.prior)
         return self.a[key], self.b[key]
     def length(self, key, most: int) -> int:
-        a, b = self._ab(key); most = min(most, len(a))
+        a, b = self._ab(key)
+        most = min(most, len(a))
         if most < 1: return 0
         rate = (1 + np.cumsum(np.cumprod(a[:most] / (a[:most] + b[:most])))) / self.cost[1:most + 1]
-        L = int(rate.argmax()); return L + 1 if rate[L] > 1 / self.cost[0] else 0
+        L = int(rate.argmax())
+        return L + 1 if rate[L] > 1 / self.cost[0] else 0
     def update(self, key, drafted: int, accepted: int):
-        a, b = self._ab(key); a[:accepted] += 1
-        if accepted < drafted: b[accepted] += 1
+        a, b = self._ab(key)
+        a[:accepted] += 1
+        if accepted < drafted:
+            b[accepted] += 1
 
 # %% ../nbs/06_ngram.ipynb #f0adff9a
 class NGramDrafter(Proposer):
-    "Shared by the n-gram drafters: arguments, the draft length (cost-aware, adaptive or fixed), continuations -> a deterministic Draft."
-    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1, length: str = 'cost', cost=None):
-        _check_args(k, max_ngram, min_ngram, branches); _check_length(length, cost, k)
-        self.k, self.max_ngram, self.min_ngram, self.branches, self.length, self.cost = k, max_ngram, min_ngram, branches, length, cost
+    """Shared by the n-gram drafters: arguments, the draft length (cost-aware,
+    adaptive or fixed), continuations -> a deterministic Draft."""
+    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1,
+                 length: str = 'cost', cost=None):
+        _check_args(k, max_ngram, min_ngram, branches)
+        _check_length(length, cost, k)
+        self.k, self.max_ngram, self.min_ngram, self.branches = k, max_ngram, min_ngram, branches
+        self.length, self.cost = length, cost
     def reset(self, req: Request):
         super().reset(req)
         self.cur_k, self.lengths = self.k, None
@@ -110,9 +135,11 @@ class NGramDrafter(Proposer):
             c = cost_curve(req.model, self.k) if self.cost is None else self.cost
             self.lengths = DraftLength([x / c[0] for x in c[:self.k + 1]])
     def _budget(self, strength: int, most: int) -> int:
-        "How many tokens to draft now (at most `most`): the cost model's choice for this match strength, else the current length."
+        """How many tokens to draft now (at most `most`): the cost model's
+        choice for this match strength, else the current length."""
         if self.lengths is None: return min(self.k if self.length == 'fixed' else self.cur_k, most)
-        self._strength = strength; return self.lengths.length(strength, min(self.k, most))
+        self._strength = strength
+        return self.lengths.length(strength, min(self.k, most))
     def _draft(self, conts: list[list[int]]) -> Draft | None:
         conts = [c for c in conts if c]
         if not conts: return None
@@ -123,7 +150,8 @@ class NGramDrafter(Proposer):
 # %% ../nbs/06_ngram.ipynb #18e7b593
 @patch
 def update(self: NGramDrafter, fb: Feedback):
-    "Learn the draft length: acceptance per match strength (cost), or double after a full accept / shrink (adaptive)."
+    """Learn the draft length: acceptance per match strength
+    (cost), or double after a full accept / shrink (adaptive)."""
     d, v = fb.draft, fb.verdict
     if d is None or self.length == 'fixed': return
     if self.lengths is not None: return self.lengths.update(self._strength, len(d), v.n_accepted)
@@ -131,24 +159,30 @@ def update(self: NGramDrafter, fb: Feedback):
 
 # %% ../nbs/06_ngram.ipynb #1272c382
 class PromptLookupProposer(NGramDrafter):
-    "Drafts the tokens that followed the most recent earlier occurrence of the context's longest matching last n-gram."
+    """Drafts the tokens that followed the most recent earlier
+    occurrence of the context's longest matching last n-gram."""
     def reset(self, req: Request):
         super().reset(req)
         self.buf, self.n = np.zeros(max(1024, 2 * len(req.tokens)), dtype=np.int64), 0
     def _sync(self, tokens: list[int]):
-        if len(tokens) > len(self.buf): self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
-        self.buf[self.n:len(tokens)] = tokens[self.n:]; self.n = len(tokens)
+        if len(tokens) > len(self.buf):
+            self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
+        self.buf[self.n:len(tokens)] = tokens[self.n:]
+        self.n = len(tokens)
     def propose(self, tokens: list[int], budget: int) -> Draft | None:
-        self._sync(tokens); a = self.buf[:self.n]
+        self._sync(tokens)
+        a = self.buf[:self.n]
         n, pos = longest_match(a, self.max_ngram, self.min_ngram)
         if not n: return None
-        strength = match_extent(a, int(pos[0]), n) if self.lengths is not None else 0   # only the cost model keys on it
+        # only the cost model keys on it
+        strength = match_extent(a, int(pos[0]), n) if self.lengths is not None else 0
         L = self._budget(strength, min(budget, len(a) - int(pos[0]) - n))
         return self._draft(continuations(a, n, pos, L, self.branches)) if L else None
 
 # %% ../nbs/06_ngram.ipynb #f82c6876
 class NGramIndex:
-    "For every n-gram of the indexed tokens (n in [min_n, max_n]): each next token's (count, most recent position)."
+    """For every n-gram of the indexed tokens (n in [min_n,
+    max_n]): each next token's (count, most recent position)."""
     def __init__(self, max_n: int = 3, min_n: int = 1):
         self.max_n, self.min_n, self.tokens, self.next, self.last, self.best = max_n, min_n, [], {}, {}, {}
     def extend(self, tokens: list[int]):
@@ -158,10 +192,14 @@ class NGramIndex:
         for j in range(max(start, 1), len(toks)):
             x = toks[j]
             for n in range(self.min_n, min(self.max_n, j) + 1):
-                key = tuple(toks[j - n:j]); st = self.next.setdefault(key, {})
-                c = st.get(x); st[x] = v = (c[0] + 1 if c else 1, j); self.last[key] = j
+                key = tuple(toks[j - n:j])
+                st = self.next.setdefault(key, {})
+                c = st.get(x)
+                st[x] = v = (c[0] + 1 if c else 1, j)
+                self.last[key] = j
                 b = self.best.get(key)
-                if b is None or st[b] < v: self.best[key] = x
+                if b is None or st[b] < v:
+                    self.best[key] = x
 
 # %% ../nbs/06_ngram.ipynb #ec720596
 @patch
@@ -174,29 +212,43 @@ def longest(self: NGramIndex, ctx: list[int]) -> tuple | None:
 
 @patch
 def recent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
-    "What followed `key` at its most recent occurrence(s), one per distinct next token, up to `k` tokens each."
-    pos = [self.last[key]] if branches == 1 else heapq.nlargest(branches, (p for _, p in self.next[key].values()))
+    """What followed `key` at its most recent occurrence(s),
+    one per distinct next token, up to `k` tokens each."""
+    if branches == 1:
+        pos = [self.last[key]]
+    else:
+        pos = heapq.nlargest(branches, (p for _, p in self.next[key].values()))
     return [self.tokens[j:j + k] for j in pos]
 
 # %% ../nbs/06_ngram.ipynb #41195166
 @patch
 def frequent(self: NGramIndex, ctx: list[int], key: tuple, k: int, branches: int = 1) -> list[list[int]]:
-    "The `branches` most frequent next tokens of `key` (ties: most recent), each extended by greedy most-frequent steps."
-    top = [self.best[key]] if branches == 1 else [x for x, _ in heapq.nlargest(branches, self.next[key].items(), key=lambda kv: kv[1])]
+    """The `branches` most frequent next tokens of `key` (ties:
+    most recent), each extended by greedy most-frequent steps."""
+    if branches == 1:
+        top = [self.best[key]]
+    else:
+        by_count = heapq.nlargest(branches, self.next[key].items(), key=lambda kv: kv[1])
+        top = [x for x, _ in by_count]
     conts = []
     for x in top:
         c, tail = [x], list(ctx[-self.max_n:]) + [x]
         while len(c) < k and (kk := self.longest(tail)) is not None:
-            c.append(self.best[kk]); tail.append(c[-1])
+            c.append(self.best[kk])
+            tail.append(c[-1])
         conts.append(c)
     return conts
 
 # %% ../nbs/06_ngram.ipynb #fc6eb344
 class NGramCacheProposer(NGramDrafter):
-    "Drafts from an n-gram index of the context, updated incrementally: the most recent or the most frequent continuation."
-    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'frequent', branches: int = 1, length: str = 'cost', cost=None):
-        if mode not in ('recent', 'frequent'): raise ValueError(f"mode must be 'recent' or 'frequent', got {mode!r}")
-        super().__init__(k, max_ngram, min_ngram, branches, length, cost); self.mode = mode
+    """Drafts from an n-gram index of the context, updated
+    incrementally: the most recent or the most frequent continuation."""
+    def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, mode: str = 'frequent',
+                 branches: int = 1, length: str = 'cost', cost=None):
+        if mode not in ('recent', 'frequent'):
+            raise ValueError(f"mode must be 'recent' or 'frequent', got {mode!r}")
+        super().__init__(k, max_ngram, min_ngram, branches, length, cost)
+        self.mode = mode
     def reset(self, req: Request):
         super().reset(req)
         self.index = NGramIndex(self.max_ngram, self.min_ngram)
@@ -205,8 +257,9 @@ class NGramCacheProposer(NGramDrafter):
         self.index.extend(tokens)   # a no-op when `update` has indexed them already
         key = self.index.longest(tokens)
         if key is None: return None
-        f, L = self.index.recent if self.mode == 'recent' else self.index.frequent, self._budget(len(key), budget)
-        return self._draft(f(tokens, key, L, self.branches)) if L else None
+        continuations = self.index.recent if self.mode == 'recent' else self.index.frequent
+        length = self._budget(len(key), budget)
+        return self._draft(continuations(tokens, key, length, self.branches)) if length else None
     def update(self, fb: Feedback):
         super().update(fb)
         self.index.extend(fb.tokens)

@@ -11,28 +11,36 @@ from fastcore.basics import patch
 from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
+from .models import decoder
 from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget', 'SelfSpecProposer',
-           'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config', 'load_skip_config',
-           'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter', 'smollm2_adapter_path',
-           'load_smollm2_adapter']
+__all__ = ['llama_decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget',
+           'SelfSpecProposer', 'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config',
+           'load_skip_config', 'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter',
+           'smollm2_adapter_path', 'load_smollm2_adapter']
 
 # %% ../nbs/05_self_spec.ipynb #dc0d91d6
-def decoder(model):
-    "The Llama-style decoder inside `model` (with `embed_tokens`, `layers`, `norm`, `rotary_emb`), or a clear error."
-    base = model.base_model
-    missing = [a for a in ('embed_tokens', 'layers', 'norm', 'rotary_emb') if not hasattr(base, a)]
-    if missing: raise TypeError(f"self-speculation needs a Llama-style decoder (embed_tokens, layers, norm, rotary_emb); {type(model).__name__} has no {', '.join(missing)}")
-    if any(t != 'full_attention' for t in getattr(model.config, 'layer_types', None) or []):
-        raise TypeError(f"self-speculation here runs full causal attention; this model has {sorted(set(model.config.layer_types))} layers (sliding windows are not supported)")
-    return base
+def llama_decoder(model):
+    """`model`'s decoder stack (`models.decoder`) when it is Llama-style (`embed_tokens`, `layers`, `norm`,
+    `rotary_emb`, full attention in every layer), else a clear error: self-speculation runs its parts one by
+    one."""
+    stack, name = decoder(model), type(model).__name__
+    missing = [a for a in ('embed_tokens', 'layers', 'norm', 'rotary_emb') if not hasattr(stack, a)]
+    if missing:
+        needs = 'self-speculation needs a Llama-style decoder (embed_tokens, layers, norm, rotary_emb)'
+        raise TypeError(f"{needs}; {name} has no {', '.join(missing)}")
+    layer_types = getattr(model.config, 'layer_types', None) or []
+    if any(t != 'full_attention' for t in layer_types):
+        raise TypeError("self-speculation here runs full causal attention; "
+                        f"this model has {sorted(set(layer_types))} "
+                        "layers (sliding windows are not supported)")
+    return stack
 
 def n_layers(model) -> int:
     "The number of decoder layers of `model`."
-    return len(decoder(model).layers)
+    return len(llama_decoder(model).layers)
 
 # %% ../nbs/05_self_spec.ipynb #3d3dddcc
 def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
@@ -40,47 +48,60 @@ def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.T
     return additive_mask(torch.ones(q, past + q, dtype=torch.bool, device=device).tril(past), dtype, device)
 
 @functools.cache
-def _layer_kw(cls) -> str: return 'cache' if 'cache' in inspect.signature(cls.forward).parameters else 'past_key_values'
+def _layer_kw(cls) -> str:
+    return 'cache' if 'cache' in inspect.signature(cls.forward).parameters else 'past_key_values'
 
 def run_layers(base, layers, h: torch.Tensor, cache, start: int) -> torch.Tensor:
-    "Run `h` `(1, q, D)`, at positions `start`.., through decoder `layers` of `base`, appending their keys and values to `cache`."
+    """Run `h` `(1, q, D)`, at positions `start`.., through decoder
+    `layers` of `base`, appending their keys and values to `cache`."""
     if not layers or h.shape[1] == 0: return h
     q, kw = h.shape[1], _layer_kw(type(layers[0]))
     pos = torch.arange(start, start + q, device=h.device)[None]
-    pe, mask = base.rotary_emb(h, position_ids=pos), (None if q == 1 else causal_mask(start, q, h.dtype, h.device))
-    for m in layers: h = m(h, attention_mask=mask, position_ids=pos, position_embeddings=pe, use_cache=True, **{kw: cache})
+    pe = base.rotary_emb(h, position_ids=pos)
+    mask = None if q == 1 else causal_mask(start, q, h.dtype, h.device)
+    for m in layers:
+        h = m(h, attention_mask=mask, position_ids=pos, position_embeddings=pe, use_cache=True, **{kw: cache})
     return h
 
 def crop_to(cache, n: int, layers=None):
     "Cut `layers` (all by default) of `cache` back to their first `n` positions."
     for i in range(len(cache.layers)) if layers is None else layers:
         l = cache.layers[i]
-        if l.is_initialized and l.keys.shape[-2] > n: l.crop(n - l.keys.shape[-2])
+        if l.is_initialized and l.keys.shape[-2] > n:
+            l.crop(n - l.keys.shape[-2])
 
 # %% ../nbs/05_self_spec.ipynb #d072270d
 @torch.no_grad()
 def exit_agreement(model, texts_ids: list[torch.Tensor]) -> torch.Tensor:
     "Per exit layer L = 1..N: share of positions where argmax W norm(h_L) equals the full model's argmax."
-    base, head, hits, n = decoder(model), model.get_output_embeddings(), None, 0
+    base, head, hits, n = llama_decoder(model), model.get_output_embeddings(), None, 0
     for ids in texts_ids:
-        hs = model(ids.to(model.device), output_hidden_states=True).hidden_states   # embeddings, then after each layer (the last one normed)
+        # embeddings, then after each layer (the last one normed)
+        hs = model(ids.to(model.device), output_hidden_states=True).hidden_states
         full = head(hs[-1][0]).argmax(-1)
-        a = torch.stack([(head(base.norm(h[0])).argmax(-1) == full).float().sum() for h in hs[1:-1]] + [torch.tensor(float(len(full)))])
+        a = torch.stack([(head(base.norm(h[0])).argmax(-1) == full).float().sum()
+                         for h in hs[1:-1]] + [torch.tensor(float(len(full)))])
         hits, n = a if hits is None else hits + a, n + len(full)
     return hits / n
 
 # %% ../nbs/05_self_spec.ipynb #18294fe9
 class LayerwiseTarget(Target):
-    "A `Target` run as two parts, layers `[0, split)` and `[split, N)`, that takes from a self-speculative drafter what it already computed."
+    """A `Target` run as two parts, layers `[0, split)` and `[split, N)`,
+    that takes from a self-speculative drafter what it already computed."""
     def __init__(self, model, split: int, reuse: bool = True):
         super().__init__(model)
-        self.base, self.split, self.reuse, self.head = decoder(model), split, reuse, model.get_output_embeddings()
+        self.base, self.head = llama_decoder(model), model.get_output_embeddings()
+        self.split, self.reuse = split, reuse
         self.lower, self.upper = list(self.base.layers[:split]), list(self.base.layers[split:])
-        self.pre, self.exit_h, self.exit_all = None, None, None   # drafter's layer-`split` outputs; the committed tokens'; the last forward's
+        # drafter's layer-`split` outputs; the committed tokens'; the last forward's
+        self.pre, self.exit_h, self.exit_all = None, None, None
 
     @torch.inference_mode()
     def prefill(self, ids: torch.Tensor):
-        if ids.shape[1] == 0: self.exit_h = torch.zeros(0, self.model.config.hidden_size, device=self.device, dtype=self.model.dtype); return
+        if ids.shape[1] == 0:
+            self.exit_h = torch.zeros(0, self.model.config.hidden_size, device=self.device,
+                                      dtype=self.model.dtype)
+            return
         h = run_layers(self.base, self.lower, self.base.embed_tokens(ids.to(self.device)), self.cache, 0)
         run_layers(self.base, self.upper, h, self.cache, 0)
         self.exit_h, self.n_cached = h[0], ids.shape[1]
@@ -90,7 +111,8 @@ class LayerwiseTarget(Target):
 @torch.inference_mode()
 def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.Tensor:
     "Like `Target.forward`, but the lower layers' work that the drafter already did (`pre`) is reused."
-    if d is not None and not d.is_chain: raise ValueError("LayerwiseTarget scores chains only (self-speculative drafts are chains)")
+    if d is not None and not d.is_chain:
+        raise ValueError("LayerwiseTarget scores chains only (self-speculative drafts are chains)")
     t0 = time.perf_counter()
     ids = torch.tensor([root] + ([] if d is None else d.tokens.tolist()), device=self.device)
     m = min(len(self.pre), len(ids)) if self.reuse and self.pre is not None else 0
@@ -98,7 +120,8 @@ def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.T
     crop_to(self.cache, n + m, range(self.split))
     crop_to(self.cache, n, range(self.split, len(self.cache.layers)))
     h = run_layers(self.base, self.lower, self.base.embed_tokens(ids[m:][None]), self.cache, n + m)
-    if m: h = torch.cat([self.pre[None, :m], h], 1)
+    if m:
+        h = torch.cat([self.pre[None, :m], h], 1)
     self.exit_all, self.pre = h[0], None
     logits = self.head(self.base.norm(run_layers(self.base, self.upper, h, self.cache, n)))[0]
     self.times['target_forward'] += time.perf_counter() - t0
@@ -106,27 +129,40 @@ def forward(self: LayerwiseTarget, root: int, d: Draft | None = None) -> torch.T
 
 @patch
 def commit(self: LayerwiseTarget, d: Draft | None, path: list[int]):
-    "Commit as `Target` does, and keep the layer-`split` states of the committed tokens (the adapter reads them)."
+    """Commit as `Target` does, and keep the layer-`split`
+    states of the committed tokens (the adapter reads them)."""
     Target.commit(self, d, path)
     self.exit_h = self.exit_all[[0] + [1 + i for i in path]]
 
 # %% ../nbs/05_self_spec.ipynb #a46f9c16
 class SelfSpecProposer(Proposer):
-    "Drafts with the target's own `layers` (early exit: the first L; layer skipping: all but a skip set), sharing the target's KV cache."
-    def __init__(self, model, layers, k: int = 6, stop: float | None = 0.5, adapter=None, vocab=None, reuse: bool = True):
+    """Drafts with the target's own `layers` (early exit: the first L;
+    layer skipping: all but a skip set), sharing the target's KV cache."""
+    def __init__(self, model, layers, k: int = 6, stop: float | None = 0.5, adapter=None, vocab=None,
+                 reuse: bool = True):
         N, layers = n_layers(model), sorted({int(i) for i in layers})
-        if not layers: raise ValueError("the draft must keep at least one layer: skipping every layer leaves no model")
-        if layers[0] < 0 or layers[-1] >= N: raise ValueError(f"layer indices must be in [0, {N}), got {layers}")
-        if len(layers) == N: raise ValueError("the draft keeps every layer: it would be the target itself; leave out at least one")
+        if not layers:
+            raise ValueError("the draft must keep at least one layer: skipping every layer leaves no model")
+        if layers[0] < 0 or layers[-1] >= N:
+            raise ValueError(f"layer indices must be in [0, {N}), got {layers}")
+        if len(layers) == N:
+            raise ValueError("the draft keeps every layer: it would be "
+                             "the target itself; leave out at least one")
         if k < 1: raise ValueError(f"k must be >= 1, got {k}")
-        if stop is not None and not 0 <= stop < 1: raise ValueError(f"stop must be a probability in [0, 1), got {stop}")
-        self.split = next((i for i, l in enumerate(layers) if l != i), len(layers))   # layers 0..split-1: exact and shared
-        if adapter is not None and layers != list(range(adapter.exit_layer)): raise ValueError(f"the adapter was trained on top of the first {adapter.exit_layer} layers, not on {layers}")
-        self.model, self.layers, self.k, self.stop, self.adapter, self.reuse = model, layers, k, stop, adapter, reuse
+        if stop is not None and not 0 <= stop < 1:
+            raise ValueError(f"stop must be a probability in [0, 1), got {stop}")
+        # layers 0..split-1: exact and shared
+        self.split = next((i for i, l in enumerate(layers) if l != i), len(layers))
+        if adapter is not None and layers != list(range(adapter.exit_layer)):
+            raise ValueError("the adapter was trained on top of the first "
+                             f"{adapter.exit_layer} layers, not on {layers}")
+        self.model, self.layers, self.adapter = model, layers, adapter
+        self.k, self.stop, self.reuse = k, stop, reuse
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
     def make_target(self, model):
         "The one hook: a target that shares its lower layers and KV cache with this drafter."
-        if model is not self.model: raise ValueError("this self-speculative drafter was built for another model")
+        if model is not self.model:
+            raise ValueError("this self-speculative drafter was built for another model")
         self.target = LayerwiseTarget(model, self.split, self.reuse)
         return self.target
 
@@ -135,12 +171,15 @@ def early_exit(model, exit_layer: int, **kw) -> SelfSpecProposer:
     "Draft with the first `exit_layer` layers, the final norm and the head (and `adapter=` if given)."
     N = n_layers(model)
     if isinstance(exit_layer, bool) or not isinstance(exit_layer, int) or not 0 < exit_layer < N:
-        raise ValueError(f"exit layer must be an integer in [1, {N - 1}] for this {N}-layer model, got {exit_layer!r}")
+        raise ValueError(f"exit layer must be an integer in [1, {N - 1}] "
+                         f"for this {N}-layer model, got {exit_layer!r}")
     return SelfSpecProposer(model, range(exit_layer), **kw)
 
 def layer_skip(model, skip, **kw) -> SelfSpecProposer:
-    "Draft with every layer except those in `skip` (layer indices, or the path of a calibrated config: see `calibrate_skip`)."
-    if isinstance(skip, (str, Path)): skip = load_skip_config(model, skip)['skip']
+    """Draft with every layer except those in `skip` (layer indices,
+    or the path of a calibrated config: see `calibrate_skip`)."""
+    if isinstance(skip, (str, Path)):
+        skip = load_skip_config(model, skip)['skip']
     N, skip = n_layers(model), sorted({int(i) for i in skip})
     if not skip: raise ValueError("the skip set is empty: the draft would be the target itself")
     if skip[0] < 0 or skip[-1] >= N: raise ValueError(f"skipped layers must be in [0, {N}), got {skip}")
@@ -150,7 +189,8 @@ def layer_skip(model, skip, **kw) -> SelfSpecProposer:
 # %% ../nbs/05_self_spec.ipynb #1ba7dcfd
 @patch
 def reset(self: SelfSpecProposer, req: Request):
-    "Check that the engine runs the target this drafter made; prepare the drafting head and the adapter's cache."
+    """Check that the engine runs the target this drafter made;
+    prepare the drafting head and the adapter's cache."""
     super(SelfSpecProposer, self).reset(req)
     target = getattr(self, 'target', None)
     if target is None or target.model is not req.model:
@@ -160,7 +200,8 @@ def reset(self: SelfSpecProposer, req: Request):
     self._w = W if self._v is None else W[self._v]
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
-    self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]   # the adapter's cache, how many positions it holds; the full vocabulary size
+    # the adapter's cache, how many positions it holds; the full vocabulary size
+    self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]
 
 @patch
 def draft_modules(self: SelfSpecProposer) -> list:
@@ -171,7 +212,8 @@ def draft_modules(self: SelfSpecProposer) -> list:
 def _adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
     "The adapter's layer on `h` at `pos`, after catching up on committed positions it has not seen."
     t = self.target
-    if pos > self._m:   # committed tokens the adapter has not seen: their layer-L outputs are the target's exit_h
+    # committed tokens the adapter has not seen: their layer-L outputs are the target's exit_h
+    if pos > self._m:
         if pos - self._m > len(t.exit_h): raise RuntimeError("the adapter fell behind the committed tokens")
         h = torch.cat([t.exit_h[None, len(t.exit_h) - (pos - self._m):], h], 1)
     out = run_layers(t.base, [self.adapter.layer], h, self._acache, self._m)
@@ -188,14 +230,21 @@ def propose(self: SelfSpecProposer, tokens: list[int], budget: int) -> Draft | N
     for i in range(min(self.k, budget)):
         h = run_layers(base, t.lower, base.embed_tokens(torch.tensor([[x]], device=t.device)), t.cache, n + i)
         pre.append(h)
-        h = self._adapt(h, n + i) if self.adapter is not None else run_layers(base, self._rest, h, t.cache, n + i)
+        if self.adapter is not None:
+            h = self._adapt(h, n + i)
+        else:
+            h = run_layers(base, self._rest, h, t.cache, n + i)
         logits = (self._norm(h) @ self._w.T)[0, -1]
-        q = process_logits(logits, self.sampling) if not self.sampling.greedy else torch.softmax(logits.float(), -1) if self.stop else None
+        if not self.sampling.greedy:
+            q = process_logits(logits, self.sampling)
+        else:   # greedy needs a distribution only for the stop rule
+            q = torch.softmax(logits.float(), -1) if self.stop else None
         if self.stop is not None and q.max() < self.stop: break
         j = logits.argmax() if self.sampling.greedy else torch.multinomial(q, 1, generator=self.generator)[0]
         x = int(j if self._v is None else self._v[j])
         toks.append(x)
-        if not self.sampling.greedy: qs.append(q if self._v is None else scatter_vocab(q, self._v, self._V))
+        if not self.sampling.greedy:
+            qs.append(q if self._v is None else scatter_vocab(q, self._v, self._V))
     t.pre = torch.cat(pre, 1)[0] if pre else None
     return Draft(torch.tensor(toks, device=t.device), q=torch.stack(qs) if qs else None) if toks else None
 
@@ -208,27 +257,36 @@ def update(self: SelfSpecProposer, fb: Feedback):
 
 # %% ../nbs/05_self_spec.ipynb #b5e0ec3d
 def skip_candidates(n: int, sizes=(2, 4, 6), trials: int = 9, seed: int = 0) -> list[list[int]]:
-    "Skip sets to try over the middle layers `1..n-2`: one evenly spread set per size, then seeded random ones, `trials` in all."
+    """Skip sets to try over the middle layers `1..n-2`: one evenly
+    spread set per size, then seeded random ones, `trials` in all."""
     mid = list(range(1, n - 1))
-    if not sizes or any(not 1 <= s <= len(mid) for s in sizes): raise ValueError(f"skip sizes must be in [1, {len(mid)}] for a {n}-layer model, got {list(sizes)}")
+    if not sizes or any(not 1 <= s <= len(mid) for s in sizes):
+        raise ValueError(f"skip sizes must be in [1, {len(mid)}] for a {n}-layer model, got {list(sizes)}")
     if trials < 1: raise ValueError(f"trials must be >= 1, got {trials}")
-    rng, out = random.Random(seed), [sorted({mid[int((i + 0.5) * len(mid) / s)] for i in range(s)}) for s in sizes]
+    def spread(s):   # `s` of the middle layers, evenly spaced
+        return sorted({mid[int((i + 0.5) * len(mid) / s)] for i in range(s)})
+    rng, out = random.Random(seed), [spread(s) for s in sizes]
     for _ in range(100 * trials):
         if len(out) >= trials: break
         c = sorted(rng.sample(mid, sizes[len(out) % len(sizes)]))
-        if c not in out: out.append(c)
+        if c not in out:
+            out.append(c)
     return out[:trials]
 
 # %% ../nbs/05_self_spec.ipynb #ba4ae1c9
 def _speed(model, prompts, make, max_new_tokens) -> tuple[float, float]:
     t, toks, fw = time.perf_counter(), 0, 0
     for p in prompts:
-        o = generate(model, p, make(), max_new_tokens=max_new_tokens); toks += o.stats.new_tokens; fw += o.stats.steps
+        o = generate(model, p, make(), max_new_tokens=max_new_tokens)
+        toks += o.stats.new_tokens
+        fw += o.stats.steps
     return toks / (time.perf_counter() - t), toks / fw
 
-def calibrate_skip(model, prompts: list, sizes=(2, 4, 6), trials: int = 9, k: int = 3, stop: float | None = None, vocab=None,
-                   max_new_tokens: int = 32, seed: int = 0, score: str = 'speed', progress: bool = True) -> dict:
-    "Measure greedy `layer_skip` over `skip_candidates` on `prompts`; return the best as a config dict (see `save_skip_config`)."
+def calibrate_skip(model, prompts: list, sizes=(2, 4, 6), trials: int = 9, k: int = 3,
+                   stop: float | None = None, vocab=None, max_new_tokens: int = 32, seed: int = 0,
+                   score: str = 'speed', progress: bool = True) -> dict:
+    """Measure greedy `layer_skip` over `skip_candidates` on `prompts`;
+    return the best as a config dict (see `save_skip_config`)."""
     from tqdm.auto import tqdm
     if score not in ('speed', 'tau'): raise ValueError(f"score must be 'speed' or 'tau', got {score!r}")
     if not prompts: raise ValueError("calibration needs at least one prompt")
@@ -237,21 +295,26 @@ def calibrate_skip(model, prompts: list, sizes=(2, 4, 6), trials: int = 9, k: in
     plain = _speed(model, prompts, lambda: None, max_new_tokens)[0]
     rows = []
     for skip in tqdm(cands, desc='calibrating skip sets', disable=not progress):
-        sp, tau = _speed(model, prompts, lambda: layer_skip(model, skip, k=k, stop=stop, vocab=vocab), max_new_tokens)
+        sp, tau = _speed(model, prompts, lambda: layer_skip(model, skip, k=k, stop=stop, vocab=vocab),
+                         max_new_tokens)
         rows.append(dict(skip=skip, speedup=sp / plain, tau=tau))
     best = max(rows, key=lambda r: r['speedup' if score == 'speed' else 'tau'])
-    return dict(model=fingerprint(model), skip=best['skip'], k=k, stop=stop, score=score, speedup=best['speedup'], tau=best['tau'], trials=rows)
+    return dict(model=fingerprint(model), skip=best['skip'], k=k, stop=stop, score=score,
+                speedup=best['speedup'], tau=best['tau'], trials=rows)
 
 # %% ../nbs/05_self_spec.ipynb #504c5992
 def save_skip_config(cfg: dict, path):
     "Write a `calibrate_skip` result to `path` as JSON."
-    Path(path).parent.mkdir(parents=True, exist_ok=True); Path(path).write_text(json.dumps(cfg, indent=1))
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(cfg, indent=1))
 
 def load_skip_config(model, path) -> dict:
     "A calibrated skip config for `model` (its fingerprint and skip set are checked)."
     if not Path(path).exists(): raise FileNotFoundError(f"no skip config at {path}")
     cfg = json.loads(Path(path).read_text())
-    if cfg.get('model') != fingerprint(model): raise ValueError(f"{path} was calibrated for {cfg.get('model')!r}, not for this model ({fingerprint(model)})")
+    if cfg.get('model') != fingerprint(model):
+        raise ValueError(f"{path} was calibrated for {cfg.get('model')!r}, "
+                         f"not for this model ({fingerprint(model)})")
     layer_skip(model, cfg['skip'])   # raises on an invalid set
     return cfg
 
@@ -261,34 +324,44 @@ def smollm2_skip_path() -> Path:
 
 # %% ../nbs/05_self_spec.ipynb #93ff8852
 class ExitAdapter(nn.Module):
-    "Kangaroo's adapter: one decoder layer and a norm on the target's first `exit_layer` layers; the LM head stays the target's."
+    """Kangaroo's adapter: one decoder layer and a norm on the target's
+    first `exit_layer` layers; the LM head stays the target's."""
     def __init__(self, target, exit_layer: int, init_layer: int = -1):
         super().__init__()
-        base, N = decoder(target), n_layers(target)
+        base, N = llama_decoder(target), n_layers(target)
         if not 0 < exit_layer < N: raise ValueError(f"exit layer must be in [1, {N - 1}], got {exit_layer}")
-        self.layer, self.norm, self.exit_layer = copy.deepcopy(base.layers[init_layer]), copy.deepcopy(base.norm), exit_layer
+        self.layer, self.norm = copy.deepcopy(base.layers[init_layer]), copy.deepcopy(base.norm)
+        self.exit_layer = exit_layer
         self.layer.self_attn.layer_idx = 0          # its own one-layer cache
-        self.__dict__['base'] = base                 # the target's (rotary embedding), not a submodule: never saved or trained
+        # the target's (rotary embedding), not a submodule: never saved or trained
+        self.__dict__['base'] = base
         self.vocab = None                            # the reduced vocabulary it drafts from, if any
         self.requires_grad_(True)
     def forward(self, h: torch.Tensor) -> torch.Tensor:
         "Normed adapter output `(B, T, D)` for full sequences of layer-L states `h` (training)."
-        T = h.shape[1]; pos = torch.arange(T, device=h.device)[None].expand(h.shape[0], -1)
+        T = h.shape[1]
+        pos = torch.arange(T, device=h.device)[None].expand(h.shape[0], -1)
         pe = self.base.rotary_emb(h, position_ids=pos)
-        return self.norm(self.layer(h, attention_mask=causal_mask(0, T, h.dtype, h.device), position_ids=pos, position_embeddings=pe))
+        return self.norm(self.layer(h, attention_mask=causal_mask(0, T, h.dtype, h.device), position_ids=pos,
+                                    position_embeddings=pe))
 
 # %% ../nbs/05_self_spec.ipynb #cba3459e
 def save_adapter(ad: ExitAdapter, target, path, dtype=torch.float16):
-    "Save the adapter's tensors (in `dtype`), its exit layer, its vocabulary and the target's fingerprint to safetensors."
+    """Save the adapter's tensors (in `dtype`), its exit layer,
+    its vocabulary and the target's fingerprint to safetensors."""
     v = getattr(ad, 'vocab', None)
-    save_weights(ad, path, meta=dict(target=fingerprint(target), exit_layer=ad.exit_layer), dtype=dtype, extra=None if v is None else {'vocab': v.long().cpu()})
+    save_weights(ad, path, meta=dict(target=fingerprint(target), exit_layer=ad.exit_layer), dtype=dtype,
+                 extra=None if v is None else {'vocab': v.long().cpu()})
 
 def load_adapter(target, path) -> ExitAdapter:
-    "The adapter saved at `path`, for `target` (its fingerprint, names, shapes and dtypes are checked); `.vocab`: its vocabulary or None."
+    """The adapter saved at `path`, for `target` (its fingerprint, names,
+    shapes and dtypes are checked); `.vocab`: its vocabulary or None."""
     meta, t = read_checkpoint(target, path, 'adapter', 'is an adapter')
-    if 'exit_layer' not in meta: raise ValueError(f"{path} has no exit_layer: not an early-exit adapter checkpoint")
+    if 'exit_layer' not in meta:
+        raise ValueError(f"{path} has no exit_layer: not an early-exit adapter checkpoint")
     ad = ExitAdapter(target, int(meta['exit_layer'])).to(target.device, target.dtype)
-    load_weights(ad, path, expect=dict(target=fingerprint(target))); ad.vocab = t['vocab']
+    load_weights(ad, path, expect=dict(target=fingerprint(target)))
+    ad.vocab = t['vocab']
     return ad.eval()
 
 # %% ../nbs/05_self_spec.ipynb #8e615d75

