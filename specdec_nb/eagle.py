@@ -10,7 +10,7 @@ import torch
 from torch import nn
 from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, process_logits, scatter_vocab, draft_depths
+from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths
 from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
@@ -82,21 +82,30 @@ def load_eagle(target, path) -> EagleHead:
     load_weights(head, path, expect=dict(target=fingerprint(target)))
     return head.eval()
 
+# %% ../nbs/09c_eagle.ipynb #b544c3c2
+def _costs(model, n: int, cost=None) -> list[float]:
+    "`c[m] = T(m+1)/T(1)` for m = 0..n: `cost` if given, else `model`'s measured curve (`02_engine`'s `cost_curve`)."
+    c = list(cost) if cost is not None else cost_curve(model, n)
+    if len(c) < n + 1 or min(c) <= 0:
+        raise ValueError(f"cost must hold {n + 1} positive relative forward costs T(m)/T(1), m = 1..{n + 1}; got {c!r}")
+    return c
+
 # %% ../nbs/09c_eagle.ipynb #d6c641c3
 class EagleProposer(Proposer):
-    "EAGLE: the head drafts a chain of `k` tokens from the target's features (adaptive `k`)."
+    "EAGLE: the head drafts a chain of up to `k` tokens (adaptive `k`), as many as pay by the cost curve."
     needs = frozenset({'hidden'})
-    def __init__(self, head: EagleHead, k: int = 4, adaptive: bool = True, max_k: int = 12):
+    def __init__(self, head: EagleHead, k: int = 4, adaptive: bool = True, max_k: int = 12, cost=None, floor: float = 0.02):
         if k < 1 or max_k < k: raise ValueError(f"need 1 <= k <= max_k, got k={k}, max_k={max_k}")
         self.head, self.k_start, self.adaptive, self.max_k = head, k, adaptive, max_k
-        self.cache_kw = _cache_kw(head.model)
+        self.cost, self.floor, self.cache_kw = cost, floor, _cache_kw(head.model)
     def draft_modules(self): return [self.head]
     def reset(self, req: Request):
         super().reset(req)
-        if vocab_size(req.model) != self.head.lm_head.weight.shape[0] or req.model.get_output_embeddings() is not self.head.lm_head:
+        if req.model.get_output_embeddings() is not self.head.lm_head:
             raise ValueError("this EAGLE head was built on another model: build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]
+        self.costs = _costs(req.model, self.max_k, self.cost)
 
 # %% ../nbs/09c_eagle.ipynb #787a4f6a
 @patch
@@ -121,29 +130,32 @@ def _catch_up(self: EagleProposer, tokens: list[int]) -> torch.Tensor | None:
 # %% ../nbs/09c_eagle.ipynb #16bc77cb
 @patch
 def _pick(self: EagleProposer, h: torch.Tensor):
-    "The next draft token after predicted feature `h` (greedy, or sampled), and its distribution over the full vocabulary."
+    "The next token after feature `h`, its distribution `q` over the full vocabulary (sampling), the head's probability of it."
     logits, ids = self.head.logits(h), self.head.vocab
-    if self.sampling.greedy:
-        t = logits.argmax(-1, keepdim=True)
-        return (t if ids is None else ids[t]), None
-    q = process_logits(logits, self.sampling)
-    t = torch.multinomial(q, 1, generator=self.generator)
-    return (t, q) if ids is None else (ids[t], scatter_vocab(q, ids, self.req.vocab_size))
+    q = process_logits(logits, self.sampling if not self.sampling.greedy else Sampling())
+    t = q.argmax(-1, keepdim=True) if self.sampling.greedy else torch.multinomial(q, 1, generator=self.generator)
+    sure = float(q[t])
+    if ids is None: return t, (None if self.sampling.greedy else q), sure
+    return ids[t], (None if self.sampling.greedy else scatter_vocab(q, ids, self.req.vocab_size)), sure
 
 # %% ../nbs/09c_eagle.ipynb #40f9033a
 @patch
 @torch.inference_mode()
 def propose(self: EagleProposer, tokens: list[int], budget: int) -> Draft | None:
-    "`min(k, budget)` tokens, each from the head's feature after the one before."
+    "Up to `min(k, budget)` tokens, each from the head's feature after the one before; None when none pays."
     h = self._catch_up(tokens)
     if h is None: return None
-    k, toks, qs = min(self.k, budget), [], []
-    for i in range(k):
-        t, q = self._pick(h)
+    k, toks, qs, sure = min(self.k, budget), [], [], [1.0]
+    while len(toks) < k and sure[-1] >= self.floor:      # decided before the next draw: lossless under sampling
+        t, q, p = self._pick(h)
         toks.append(t)
+        sure.append(sure[-1] * p)
         if q is not None: qs.append(q)
-        if i + 1 < k: h = self._run(h[None], t, torch.tensor([len(tokens) - 1 + i], device=h.device))[0]
-    return Draft(torch.cat(toks), q=torch.stack(qs) if qs else None)
+        if len(toks) < k and sure[-1] >= self.floor:
+            h = self._run(h[None], t, torch.tensor([len(tokens) - 2 + len(toks)], device=h.device))[0]
+    n = len(toks) if qs else best_size(sure[1:], self.costs)   # greedy: only as many as pay
+    self.expected = sum(sure[1: n + 1])
+    return Draft(torch.cat(toks[:n]), q=torch.stack(qs[:n]) if qs else None) if n else None
 
 # %% ../nbs/09c_eagle.ipynb #cfd6e51b
 @patch
@@ -160,13 +172,9 @@ class EagleTreeProposer(EagleProposer):
     "EAGLE-2: a dynamic tree grown by the head's confidence, its size set by the target's cost curve."
     def __init__(self, head: EagleHead, topk: int = 4, depth: int = 5, max_nodes: int = 24, cost=None):
         if min(topk, depth, max_nodes) < 1: raise ValueError(f"topk, depth and max_nodes must be >= 1, got {topk}, {depth}, {max_nodes}")
-        super().__init__(head, k=depth, adaptive=False, max_k=depth)
-        self.topk, self.depth, self.max_nodes, self.cost = topk, depth, max_nodes, cost
-    def reset(self, req: Request):
-        super().reset(req)
-        self.costs = list(self.cost) if self.cost is not None else cost_curve(req.model, self.max_nodes)
-        if len(self.costs) < self.max_nodes + 1 or min(self.costs) <= 0:
-            raise ValueError(f"cost must hold max_nodes+1 = {self.max_nodes + 1} positive values T(n)/T(1), got {self.costs!r}")
+        super().__init__(head, k=depth, adaptive=False, max_k=max(depth, max_nodes), cost=cost)
+        self.topk, self.depth, self.max_nodes = topk, depth, max_nodes
+
 
 # %% ../nbs/09c_eagle.ipynb #8796c8a2
 @patch
@@ -206,12 +214,13 @@ def _grow(self: EagleTreeProposer, h_root: torch.Tensor, depth: int) -> dict:
 
 # %% ../nbs/09c_eagle.ipynb #9fc8b3a4
 @patch
-def _select(self: EagleTreeProposer, tree: dict) -> Draft:
-    "The leading nodes by score, as many as pay by the cost curve: a tree (every parent outscores its children)."
+def _select(self: EagleTreeProposer, tree: dict) -> Draft | None:
+    "The leading nodes by score, as many as pay by the cost curve (a tree: every parent outscores its children)."
     order = sorted(range(len(tree['score'])), key=lambda i: (-tree['score'][i], i))[: self.max_nodes]
     probs = [math.exp(tree['score'][i]) for i in order]
-    n = max(1, best_size(probs, self.costs))
+    n = best_size(probs, self.costs)
     keep, self.expected = sorted(order[:n]), sum(probs[:n])    # `expected`: accepted tokens, as the head estimates them
+    if not keep: return None
     at = {v: j for j, v in enumerate(keep)}
     return Draft(torch.stack([tree['tok'][i] for i in keep]), parents=[at.get(tree['par'][i], -1) for i in keep])
 
