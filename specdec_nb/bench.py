@@ -26,24 +26,29 @@ __all__ = ['PEER_RUNS', 'runner', 'BenchSetup', 'parse_params', 'split_methods',
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
 
 def runner(m: Method):
-    "The benchmark's run function of method `m`: ours through `run_ours`, a peer through its `PEER_RUNS` entry."
+    """The benchmark's run function of method `m`: ours through
+    `run_ours`, a peer through its `PEER_RUNS` entry."""
     if m.peer: return PEER_RUNS[m.name]
-    return lambda setup, ids, future: run_ours(setup, ids, m.build(setup, future), m.verify(setup) if m.verify else verify)
+    return lambda setup, ids, future: run_ours(setup, ids, m.build(setup, future),
+                                               m.verify(setup) if m.verify else verify)
 
 # %% ../nbs/10_bench.ipynb #53029f43
 @dataclass
 class BenchSetup:
-    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need (a draft, Medusa heads,
-    an adapter, a skip set) loaded on first use."""
+    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need
+    (a draft, Medusa heads, an adapter, a skip set) loaded on first use."""
     model: object
     tok: object = None
     max_new_tokens: int = 128
     temperature: float = 0.0
     seed: int = 0
-    k: int = 7                       # draft length of `draft`, `oracle`, and transformers' assisted generation
-    draft_layers: int = 10           # the fallback draft: the target's first layers (when no trained draft fits the target)
+    # draft length of `draft`, `oracle`, and transformers' assisted generation
+    k: int = 7
+    # the fallback draft: the target's first layers (when no trained draft fits the target)
+    draft_layers: int = 10
     draft_model: object = None
-    params: dict = field(default_factory=dict)   # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
+    # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
+    params: dict = field(default_factory=dict)
     medusa_heads: object = None
     eagle_head: object = None                    # an EAGLE head (`09c_eagle`)
     adapter: object = None                       # an early-exit adapter (`05_self_spec`)
@@ -52,40 +57,60 @@ class BenchSetup:
     top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
     @property
     def draft(self):
-        "The draft model: given, else the shipped distilled draft when it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."
+        """The draft model: given, else the shipped distilled draft when it fits the target
+        (`params['draft']='truncated'` opts out), else the target's first layers."""
         if self.draft_model is None:
             try:
                 if self.params.get('draft') == 'truncated': raise FileNotFoundError
-                self.draft_model = load_draft(self.model, smollm2_draft_path())   # checks that the shipped draft fits this target
-            except (FileNotFoundError, ValueError): self.draft_model = truncated_model(self.model, self.draft_layers)
+                # checks that the shipped draft fits this target
+                self.draft_model = load_draft(self.model, smollm2_draft_path())
+            except (FileNotFoundError, ValueError):
+                self.draft_model = truncated_model(self.model, self.draft_layers)
         return self.draft_model
     def _artifact(self, attr: str, load, hint: str):
-        "`self.<attr>`: given, else `load()`; when that fails, None and the reason (with `hint`) in `why_missing`."
+        """`self.<attr>`: given, else `load()`; when that fails,
+        None and the reason (with `hint`) in `why_missing`."""
         if getattr(self, attr) is None:
-            try: setattr(self, attr, load())
-            except (FileNotFoundError, ValueError, TypeError) as e: self.why_missing = f"{e} ({hint})"
+            try:
+                setattr(self, attr, load())
+            except (FileNotFoundError, ValueError, TypeError) as e:
+                self.why_missing = f"{e} ({hint})"
         return getattr(self, attr)
     @property
     def medusa(self):
-        "Medusa heads: given, else from `params['medusa_path']`, else the shipped heads when they fit the target."
-        return self._artifact('medusa_heads', lambda: load_medusa(self.model, self.params.get('medusa_path') or smollm2_medusa_path()),
-                              'train heads with specdec_nb.medusa_training.train_medusa and pass --param medusa_path=FILE')
+        """Medusa heads: given, else from `params['medusa_path']`,
+        else the shipped heads when they fit the target."""
+        return self._artifact('medusa_heads',
+                              lambda: load_medusa(self.model,
+                                                  self.params.get('medusa_path') or smollm2_medusa_path()),
+                              'train heads with specdec_nb.medusa_training.train_medusa '
+                              'and pass --param medusa_path=FILE')
     @property
     def eagle(self):
-        "The EAGLE head: given, else from `params['eagle_path']`, else the shipped head when it fits the target."
-        return self._artifact('eagle_head', lambda: load_eagle(self.model, self.params.get('eagle_path') or smollm2_eagle_path()),
-                              'train one with specdec_nb.eagle_training.train_eagle and pass --param eagle_path=FILE')
+        """The EAGLE head: given, else from `params['eagle_path']`,
+        else the shipped head when it fits the target."""
+        return self._artifact('eagle_head', lambda: load_eagle(self.model, self.params.get('eagle_path')
+                                                               or smollm2_eagle_path()),
+                              'train one with specdec_nb.eagle_training.train_eagle '
+                              'and pass --param eagle_path=FILE')
     @property
     def exit_adapter(self):
-        "The early-exit adapter: given, else from `params['adapter_path']`, else the shipped one when it fits the target."
-        return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path') or smollm2_adapter_path()),
-                              'train one with specdec_nb.selfspec_training.train_adapter and pass --param adapter_path=FILE')
+        """The early-exit adapter: given, else from `params['adapter_path']`,
+        else the shipped one when it fits the target."""
+        return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path')
+                                                              or smollm2_adapter_path()),
+                              'train one with specdec_nb.selfspec_training.train_adapter '
+                              'and pass --param adapter_path=FILE')
     @property
     def skip_set(self):
-        "Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated config (`params['skip_config']`, else the shipped one when it fits)."
-        if self.skip is None and self.params.get('skip') is not None: self.skip = [int(x) for x in str(self.params['skip']).split(',') if x.strip()]
-        return self._artifact('skip', lambda: load_skip_config(self.model, self.params.get('skip_config') or smollm2_skip_path())['skip'],
-                              'calibrate one with specdec_nb.selfspec.calibrate_skip and pass --param skip_config=FILE, or --param skip=3,7')
+        """Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated
+        config (`params['skip_config']`, else the shipped one when it fits)."""
+        if self.skip is None and self.params.get('skip') is not None:
+            self.skip = [int(x) for x in str(self.params['skip']).split(',') if x.strip()]
+        return self._artifact('skip', lambda: load_skip_config(self.model, self.params.get('skip_config')
+                                                               or smollm2_skip_path())['skip'],
+                              'calibrate one with specdec_nb.selfspec.calibrate_skip '
+                              'and pass --param skip_config=FILE, or --param skip=3,7')
     @property
     def do_sample(self): return self.temperature > 0
 
@@ -94,17 +119,22 @@ def parse_params(kvs) -> dict:
     "`KEY=VALUE` strings -> a dict, values read as int, float, true/false, else kept as text."
     out = {}
     for kv in kvs:
-        if '=' not in kv or not kv.split('=', 1)[0]: raise ValueError(f"parameters need KEY=VALUE, got {kv!r}")
+        if '=' not in kv or not kv.split('=', 1)[0]:
+            raise ValueError(f"parameters need KEY=VALUE, got {kv!r}")
         k, v = kv.split('=', 1)
-        try: v = int(v)
+        try:
+            v = int(v)
         except ValueError:
-            try: v = float(v)
-            except ValueError: v = {'true': True, 'false': False}.get(v.lower(), v)
+            try:
+                v = float(v)
+            except ValueError:
+                v = {'true': True, 'false': False}.get(v.lower(), v)
         out[k] = v
     return out
 
 def split_methods(text: str) -> list[str]:
-    "A comma-separated method list; a comma before a number continues a list value (`layer-skip:skip=3,7,vanilla`)."
+    """A comma-separated method list; a comma before a number
+    continues a list value (`layer-skip:skip=3,7,vanilla`)."""
     return [m.strip() for m in re.split(r',(?!\s*-?\d)', text) if m.strip()]
 
 def method_spec(spec: str) -> tuple[str, dict]:
@@ -113,20 +143,24 @@ def method_spec(spec: str) -> tuple[str, dict]:
     return name, parse_params(kvs)
 
 # %% ../nbs/10_bench.ipynb #8b308e41
-_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'eagle_head': ('eagle_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
+_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'eagle_head': ('eagle_path',),
+              'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
 
 def variant(setup: BenchSetup, over: dict) -> BenchSetup:
-    "`setup` with `over` on its params; an artifact those params choose (a draft, heads, adapter, skip set) is loaded afresh, the rest shared."
+    """`setup` with `over` on its params; an artifact those params choose (a
+    draft, heads, adapter, skip set) is loaded afresh, the rest shared."""
     if not over: return setup
     from dataclasses import replace
-    return replace(setup, params={**setup.params, **over}, **{f: None for f, keys in _CHOSEN_BY.items() if any(k in over for k in keys)})
+    return replace(setup, params={**setup.params, **over},
+                   **{f: None for f, keys in _CHOSEN_BY.items() if any(k in over for k in keys)})
 
 # %% ../nbs/10_bench.ipynb #b0c1d2e1
 import contextlib, logging, os
 
 # %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
-    "One generation with our loop under `setup`'s settings: `(new token ids, target forwards, seconds per phase)`."
+    """One generation with our loop under `setup`'s settings:
+    `(new token ids, target forwards, seconds per phase)`."""
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
@@ -134,22 +168,29 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
 
 class _NoConfigNotice(logging.Filter):
-    "Drops transformers' notice about `generation_config` plus keyword arguments, which its own assisted generation triggers."
+    """Drops transformers' notice about `generation_config` plus
+    keyword arguments, which its own assisted generation triggers."""
     def filter(self, record): return 'Passing `generation_config` together with' not in record.getMessage()
 
 @contextlib.contextmanager
 def _quiet_generate(log=logging.getLogger('transformers.generation.utils'), notice=_NoConfigNotice()):
     log.addFilter(notice)
-    try: yield
-    finally: log.removeFilter(notice)
+    try:
+        yield
+    finally:
+        log.removeFilter(notice)
 
 def run_hf(setup: BenchSetup, ids, **kw):
-    "One generation with transformers' own `generate` under `setup`'s settings (`kw`: e.g. assisted generation): `(new ids, None)`."
+    """One generation with transformers' own `generate` under `setup`'s
+    settings (`kw`: e.g. assisted generation): `(new ids, None)`."""
     torch.manual_seed(setup.seed)
-    samp = dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
+    samp = dict(do_sample=True, temperature=setup.temperature, top_k=0,
+                top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
-    with _quiet_generate(): out = setup.model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,
-                                                      pad_token_id=eos if isinstance(eos, int) else (eos or [0])[0], **samp, **kw)
+    with _quiet_generate():
+        out = setup.model.generate(
+            ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,
+            pad_token_id=eos if isinstance(eos, int) else (eos or [0])[0], **samp, **kw)
     return out[0, ids.shape[1]:].tolist(), None
 
 # %% ../nbs/10_bench.ipynb #320a653d
@@ -158,7 +199,8 @@ def _hf_vanilla(setup, ids, future):
     return toks, len(toks)
 
 def _hf_assisted(setup, ids, future):
-    return run_hf(setup, ids, assistant_model=setup.draft, num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
+    return run_hf(setup, ids, assistant_model=setup.draft, num_assistant_tokens=setup.k,
+                  num_assistant_tokens_schedule='heuristic')
 
 def _hf_early_exit(setup, ids, future):
     return run_hf(setup, ids, assistant_early_exit=exit_layer(setup),
@@ -166,7 +208,8 @@ def _hf_early_exit(setup, ids, future):
 
 PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-early-exit': _hf_early_exit,
                   'hf-static': lambda setup, ids, future: run_hf(setup, ids, cache_implementation='static'),
-                  'hf-pld': lambda setup, ids, future: run_hf(setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
+                  'hf-pld': lambda setup, ids, future: run_hf(
+                      setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
 
 # %% ../nbs/10_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -178,77 +221,99 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     ok = [r for r in recs if r.get('error') is None]
     secs, toks = sum(r['seconds'] for r in ok), sum(r['new_tokens'] for r in ok)
     fw = [r['forwards'] for r in ok]
-    out = dict(n=len(ok), new_tokens=toks, seconds=round(secs, 4), tokens_per_s=toks / secs if secs > 0 else None,
-               tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None, speedup=None, exact=None)
+    out = dict(n=len(ok), new_tokens=toks, seconds=round(secs, 4),
+               tokens_per_s=toks / secs if secs > 0 else None,
+               tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None,
+               speedup=None, exact=None)
     if ok and all(r.get('phases') for r in ok):   # where our steps' time went, summed over the prompts
         out['phases'] = {p: round(sum(r['phases'][p] for r in ok), 4) for p in ok[0]['phases']}
         work = out['phases'].get('target_forward', 0) + out['phases'].get('draft_forward', 0)
         out['overhead'] = 1 - work / sum(out['phases'].values()) if sum(out['phases'].values()) else None
     both = [r for r in ok if r['prompt'] in base]
     if both:
-        bs, bt = sum(base[r['prompt']]['seconds'] for r in both), sum(base[r['prompt']]['new_tokens'] for r in both)
+        bs = sum(base[r['prompt']]['seconds'] for r in both)
+        bt = sum(base[r['prompt']]['new_tokens'] for r in both)
         ms, mt = sum(r['seconds'] for r in both), sum(r['new_tokens'] for r in both)
-        if bt and mt and ms > 0: out['speedup'] = (bs / bt) / (ms / mt)
-        if bt and mt and all('prefill_s' in r for r in both):   # the same prefill, paid by every method, taken out of both
+        if bt and mt and ms > 0:
+            out['speedup'] = (bs / bt) / (ms / mt)
+        # the same prefill, paid by every method, taken out of both
+        if bt and mt and all('prefill_s' in r for r in both):
             P = sum(r['prefill_s'] for r in both)
-            if bs > P and ms > P: out['decode_speedup'] = ((bs - P) / bt) / ((ms - P) / mt)
+            if bs > P and ms > P:
+                out['decode_speedup'] = ((bs - P) / bt) / ((ms - P) / mt)
     if greedy and ref:
         cmp = [r for r in ok if r['prompt'] in ref]
-        if cmp: out['exact'] = sum(r['tokens'] == ref[r['prompt']]['tokens'] for r in cmp) / len(cmp)
+        if cmp:
+            out['exact'] = sum(r['tokens'] == ref[r['prompt']]['tokens'] for r in cmp) / len(cmp)
     return out
 
 # %% ../nbs/10_bench.ipynb #89aa7421
 def summarize(records: list[dict], greedy: bool = True, baseline: str = 'hf-vanilla') -> dict:
     "Per-method metrics, overall and per group, from per-prompt records."
     by = lambda m: {r['prompt']: r for r in records if r['method'] == m and r.get('error') is None}
-    base = by(baseline); ref = base or by('vanilla')
+    base = by(baseline)
+    ref = base or by('vanilla')
     res = {}
     for m in dict.fromkeys(r['method'] for r in records):
         recs = [r for r in records if r['method'] == m]
         res[m] = _agg(recs, base, ref, greedy)
         res[m]['errors'] = [dict(prompt=r['prompt'], error=r['error']) for r in recs if r.get('error')]
-        res[m]['per_category'] = {g: _agg([r for r in recs if r['group'] == g], base, ref, greedy) for g in dict.fromkeys(r['group'] for r in recs)}
+        res[m]['per_category'] = {g: _agg([r for r in recs if r['group'] == g], base, ref, greedy)
+                                  for g in dict.fromkeys(r['group'] for r in recs)}
     return res
 
 # %% ../nbs/10_bench.ipynb #cd4b026e
 @torch.inference_mode()
 def prefill_time(model, ids: torch.Tensor, reps: int = 3) -> float:
-    "Median seconds of the engine's own prefill of the whole prompt `ids` `(1, T)` into an empty cache (what every method pays)."
+    """Median seconds of the engine's own prefill of the whole prompt
+    `ids` `(1, T)` into an empty cache (what every method pays)."""
     from specdec_nb.engine import Target
     times = []
     for _ in range(reps):
-        s = time.perf_counter(); Target(model).prefill(ids)
-        if ids.is_cuda: torch.cuda.synchronize()
+        s = time.perf_counter()
+        Target(model).prefill(ids)
+        if ids.is_cuda:
+            torch.cuda.synchronize()
         times.append(time.perf_counter() - s)
     return statistics.median(times)
 
 def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
-    "One prompt's prefill time, and T(1), T(k+1) at its context half-way through the answer: what the oracle's ceiling is made of."
+    """One prompt's prefill time, and T(1), T(k+1) at its context
+    half-way through the answer: what the oracle's ceiling is made of."""
     ctx = ids.shape[1] + setup.max_new_tokens // 2
     t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
 # %% ../nbs/10_bench.ipynb #a8487557
-class BenchError(ValueError): "A benchmark request that cannot run (the CLI turns it into exit code 2)."
+class BenchError(ValueError):
+    "A benchmark request that cannot run (the CLI turns it into exit code 2)."
 
 def check_needs(setup, name: str):
-    "Raise a `BenchError` saying why when method `name`'s prerequisite (a draft model, Medusa heads) is not available for `setup`."
+    """Raise a `BenchError` saying why when method `name`'s prerequisite
+    (a draft model, Medusa heads) is not available for `setup`."""
     need = METHODS[name].needs
     if need and getattr(setup, need, None) is None:
-        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set', 'eagle': 'an EAGLE head'}.get(need, f'a {need} model')
-        raise BenchError(f"method {name} needs {what}, and none is available{': ' + setup.why_missing if setup.why_missing else ''}")
+        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set',
+                'eagle': 'an EAGLE head'}.get(need, f'a {need} model')
+        raise BenchError(f"method {name} needs {what}, and none is "
+                         f"available{': ' + setup.why_missing if setup.why_missing else ''}")
 
 def check_methods(methods: list[str]):
-    "Raise a `BenchError` naming the valid methods when a name (or a `NAME:KEY=VALUE` variant) in `methods` is unknown or malformed."
-    try: bad = [m for m in methods if method_spec(m)[0] not in METHODS]
-    except ValueError as e: raise BenchError(f"bad method variant: {e}") from None
+    """Raise a `BenchError` naming the valid methods when a name (or a
+    `NAME:KEY=VALUE` variant) in `methods` is unknown or malformed."""
+    try:
+        bad = [m for m in methods if method_spec(m)[0] not in METHODS]
+    except ValueError as e:
+        raise BenchError(f"bad method variant: {e}") from None
     if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
     if not methods: raise BenchError(f"no methods given; valid: {', '.join(sorted(METHODS))}")
 
 def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
-    try: toks, fw, *times = runner(method)(setup, ids, future)
-    except Exception as e: return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
+    try:
+        toks, fw, *times = runner(method)(setup, ids, future)
+    except Exception as e:
+        return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
     out = dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
     return dict(out, phases=times[0]) if times and times[0] else out
 
@@ -258,7 +323,9 @@ def _prepare(setup, methods, prompts, limit):
     if limit is not None and limit <= 0: raise BenchError(f"--limit must be positive, got {limit}")
     how = {}   # method (or variant) -> (its run function, its setup)
     for m in methods:
-        name, over = method_spec(m); how[m] = (METHODS[name], variant(setup, over)); check_needs(how[m][1], name)
+        name, over = method_spec(m)
+        how[m] = (METHODS[name], variant(setup, over))
+        check_needs(how[m][1], name)
     rows = load_prompts(prompts, n_per_group=limit)
     if not rows: raise BenchError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
@@ -269,46 +336,61 @@ def _futures(setup, rows, methods, progress=False):
     if 'oracle' not in methods: return [None] * len(rows)
     from tqdm.auto import tqdm
     greedy = BenchSetup(setup.model, max_new_tokens=setup.max_new_tokens)
-    return [run_ours(greedy, r['ids'])[0] for r in tqdm(rows, desc="oracle's continuations", file=sys.stderr, disable=not progress)]
+    return [run_ours(greedy, r['ids'])[0]
+            for r in tqdm(rows, desc="oracle's continuations", file=sys.stderr, disable=not progress)]
 
 def _config(setup, methods, prompts, limit, repeats, n):
-    return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n, repeats=repeats,
-                max_new_tokens=setup.max_new_tokens, temperature=setup.temperature, seed=setup.seed, k=setup.k,
-                draft_layers=setup.draft_layers, params=setup.params, model=getattr(setup.model.config, '_name_or_path', ''),
-                dtype=str(setup.model.dtype), device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
-                load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None, cores=os.cpu_count())
+    return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n,
+                repeats=repeats, max_new_tokens=setup.max_new_tokens, temperature=setup.temperature,
+                seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers, params=setup.params,
+                model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
+                device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
+                load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
+                cores=os.cpu_count())
 
 # %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
               json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
-    "Run `methods` interleaved over the prompts; return (and write incrementally) the contract's JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`."
+    """Run `methods` interleaved over the prompts; return (and write incrementally) the contract's
+    JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`."""
     from tqdm.auto import tqdm
     from specdec_nb.engine import cost_curve
-    (rows, how), timing = _prepare(setup, methods, prompts, limit), 'oracle' in methods if timing is None else timing
+    rows, how = _prepare(setup, methods, prompts, limit)
+    timing = 'oracle' in methods if timing is None else timing
     curve = None
-    if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer for m in methods):
-        curve = cost_curve(setup.model)           # the forward-cost curve cost-aware drafters plan with: measured once, never timed
-        if progress: print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}' for n in (2, 4, 8, 16)), file=sys.stderr)
+    if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
+           for m in methods):
+        # the forward-cost curve cost-aware drafters plan with: measured once, never timed
+        curve = cost_curve(setup.model)
+        if progress:
+            print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}'
+                                                            for n in (2, 4, 8, 16)), file=sys.stderr)
     futures = _futures(setup, rows, methods, progress)
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
         _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])                      # not recorded
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
-    if curve is not None: result['config']['cost_curve'] = [round(c, 3) for c in curve]
-    for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench', file=sys.stderr):
+    if curve is not None:
+        result['config']['cost_curve'] = [round(c, 3) for c in curve]
+    for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench',
+                        file=sys.stderr):
         per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
         if len(per[(i, m)]) == repeats:
-            runs = per.pop((i, m)); rec = runs[0]
+            runs = per.pop((i, m))
+            rec = runs[0]
             rec['seconds'] = statistics.median(x['seconds'] for x in runs)
-            records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'], question_id=rows[i]['question_id'], prompt_tokens=rows[i]['ids'].shape[1]))
+            records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'],
+                                question_id=rows[i]['question_id'], prompt_tokens=rows[i]['ids'].shape[1]))
             if m != methods[-1]: continue
-            if timing: _set_timing(records, i, prompt_timing(setup, rows[i]['ids']))
+            if timing:
+                _set_timing(records, i, prompt_timing(setup, rows[i]['ids']))
             _write(result, records, setup, json_path)
     return _write(result, records, setup, json_path)
 
 # %% ../nbs/10_bench.ipynb #f7e37cf6
 def _write(result, records, setup, json_path):
     result['methods'] = summarize(records, greedy=not setup.do_sample)
-    if (oc := oracle_ceiling(records, setup.k, result['methods'])): result['config']['oracle_ceiling'] = oc
+    if (oc := oracle_ceiling(records, setup.k, result['methods'])):
+        result['config']['oracle_ceiling'] = oc
     result['config']['peak_rss_mb'] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     result['records'] = [{k: v for k, v in r.items() if k != 'tokens'} for r in records]
     if json_path:
@@ -318,24 +400,30 @@ def _write(result, records, setup, json_path):
 
 def _set_timing(records, i, timing: dict):
     for r in records:
-        if r['prompt'] == i: r.update(timing)
+        if r['prompt'] == i:
+            r.update(timing)
 
 def _vs_ceiling(c: dict, m: dict | None) -> dict:
     "Ceiling `c` with the oracle's metrics `m` beside it: speedups and their fractions of the ceiling."
     out = dict(c, speedup=(m or {}).get('speedup'), decode_speedup=(m or {}).get('decode_speedup'))
-    for f in ('speedup', 'decode_speedup'): out[f.replace('speedup', 'fraction')] = out[f] / c['ceiling'] if out[f] else None
+    for f in ('speedup', 'decode_speedup'):
+        out[f.replace('speedup', 'fraction')] = out[f] / c['ceiling'] if out[f] else None
     return out
 
 def _ceiling(rs: list[dict], k: int) -> dict:
-    n = max(sum(r['new_tokens'] for r in rs), 1); avg = lambda f: sum(r[f] * r['new_tokens'] for r in rs) / n
-    return dict(context=round(avg('ceiling_context')), T1=avg('T1_s'), Tk1=avg('Tk1_s'), ceiling=(k + 1) * avg('T1_s') / avg('Tk1_s'))
+    n = max(sum(r['new_tokens'] for r in rs), 1)
+    avg = lambda f: sum(r[f] * r['new_tokens'] for r in rs) / n
+    return dict(context=round(avg('ceiling_context')), T1=avg('T1_s'), Tk1=avg('Tk1_s'),
+                ceiling=(k + 1) * avg('T1_s') / avg('Tk1_s'))
 
 def oracle_ceiling(records: list[dict], k: int, summary: dict) -> dict | None:
-    "The oracle's ceiling (k+1)·T(1)/T(k+1) from each prompt's measured T, overall and per group, beside the oracle's speedups in `summary`."
+    """The oracle's ceiling (k+1)·T(1)/T(k+1) from each prompt's measured
+    T, overall and per group, beside the oracle's speedups in `summary`."""
     recs = [r for r in records if r['method'] == 'oracle' and r.get('error') is None and 'T1_s' in r]
     if not recs: return None
     m = summary.get('oracle', {})
-    per = {g: _vs_ceiling(_ceiling([r for r in recs if r['group'] == g], k), m.get('per_category', {}).get(g)) for g in dict.fromkeys(r['group'] for r in recs)}
+    per = {g: _vs_ceiling(_ceiling([r for r in recs if r['group'] == g], k), m.get('per_category', {}).get(g))
+           for g in dict.fromkeys(r['group'] for r in recs)}
     return dict(_vs_ceiling(_ceiling(recs, k), m), per_category=per)
 
 # %% ../nbs/10_bench.ipynb #c1d39e9b
@@ -346,23 +434,31 @@ def format_table(result: dict) -> str:
     ms = result['methods']
     lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'decode':>7} {'tau':>6} {'exact':>6} {'errors':>6}"]
     for m, r in ms.items():
-        lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} {_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r['exact']):>6} {len(r['errors']):>6}")
+        lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} "
+                     f"{_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} "
+                     f"{_fmt(r['exact']):>6} {len(r['errors']):>6}")
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
     w = max([11] + [len(g) for g in groups])                                   # group names in full
     lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g:>{w}}' for g in groups)]
     for m, r in ms.items():
-        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>{w}}" for g in groups))
+        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>{w}}"
+                                           for g in groups))
     oc = result['config'].get('oracle_ceiling')
-    if oc: lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
-                     f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} {'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]
+    if oc:
+        lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
+                  f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} "
+                  f"{'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]
     for g, c in ({**oc.get('per_category', {}), 'overall': oc} if oc else {}).items():
-        lines.append(f"{g:16} {c['context']:>7} {c['T1'] * 1e3:>8.1f} {c['Tk1'] * 1e3:>9.1f} {c['ceiling']:>7.2f} {_fmt(c.get('speedup')):>7} {_fmt(c.get('decode_speedup')):>7} {_fmt(c.get('decode_fraction'), '{:.0%}'):>14}")
+        lines.append(f"{g:16} {c['context']:>7} {c['T1'] * 1e3:>8.1f} {c['Tk1'] * 1e3:>9.1f} "
+                     f"{c['ceiling']:>7.2f} {_fmt(c.get('speedup')):>7} "
+                     f"{_fmt(c.get('decode_speedup')):>7} {_fmt(c.get('decode_fraction'), '{:.0%}'):>14}")
     return '\n'.join(lines)
 
 # %% ../nbs/10_bench.ipynb #6c8c617d
 def plot_result(result: dict, path=None):
     "Speedup per method and group (bars), and tau per method beside it."
-    import matplotlib; import matplotlib.pyplot as plt
+    import matplotlib
+    import matplotlib.pyplot as plt
     ms = {m: r for m, r in result['methods'].items() if r['speedup'] is not None}
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category'])) + ['overall']
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4), gridspec_kw=dict(width_ratios=[3, 1]))
@@ -370,10 +466,15 @@ def plot_result(result: dict, path=None):
     for j, (m, r) in enumerate(ms.items()):
         ys = [r['per_category'].get(g, {}).get('speedup') or 0 for g in groups[:-1]] + [r['speedup']]
         a1.bar([i + j * w for i in range(len(groups))], ys, w, label=m)
-    a1.axhline(1, color='k', lw=0.8); a1.set_xticks([i + w * (len(ms) - 1) / 2 for i in range(len(groups))], groups, rotation=20)
-    a1.set_ylabel('speedup vs hf-vanilla'); a1.legend(fontsize=8, ncol=2)
+    a1.axhline(1, color='k', lw=0.8)
+    a1.set_xticks([i + w * (len(ms) - 1) / 2 for i in range(len(groups))], groups, rotation=20)
+    a1.set_ylabel('speedup vs hf-vanilla')
+    a1.legend(fontsize=8, ncol=2)
     taus = {m: r['tau'] for m, r in result['methods'].items() if r['tau'] is not None}
-    a2.barh(list(taus), list(taus.values()), color='tab:gray'); a2.set_xlabel('tau (tokens / target forward)')
+    a2.barh(list(taus), list(taus.values()), color='tab:gray')
+    a2.set_xlabel('tau (tokens / target forward)')
     fig.tight_layout()
-    if path: Path(path).parent.mkdir(parents=True, exist_ok=True); fig.savefig(path, dpi=110)
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110)
     return fig

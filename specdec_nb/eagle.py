@@ -25,25 +25,31 @@ def _one_layer_config(target):
     "The target's config with one hidden layer."
     cfg = copy.deepcopy(target.config)
     cfg.num_hidden_layers = 1
-    if getattr(cfg, 'layer_types', None): cfg.layer_types = cfg.layer_types[:1]
+    if getattr(cfg, 'layer_types', None):
+        cfg.layer_types = cfg.layer_types[:1]
     return cfg
 
 # %% ../nbs/09c_eagle.ipynb #dad35de1
 class EagleHead(nn.Module):
-    "EAGLE's drafter: one decoder layer of the target's class over `fc([embed(x(t+1)); f(t)])` predicts `f(t+1)`."
+    """EAGLE's drafter: one decoder layer of the target's class
+    over `fc([embed(x(t+1)); f(t)])` predicts `f(t+1)`."""
     def __init__(self, target, vocab=None):
         super().__init__()
         base = decoder(target)
         if not hasattr(base, 'layers'):
-            raise TypeError(f"EagleHead needs a Llama-style model (model.layers), got {type(target).__name__}")
+            raise TypeError("EagleHead needs a Llama-style model "
+                            f"(model.layers), got {type(target).__name__}")
         D = target.config.hidden_size
         self.fc = nn.Linear(2 * D, D, bias=False)
         self.model = type(base)(_one_layer_config(target))
         self.model.layers[0].input_layernorm = nn.Identity()   # fc's output goes straight in
-        self.model.norm = nn.Identity()                         # the output is a feature for the target's LM head
-        self.model.embed_tokens = base.embed_tokens.requires_grad_(False)    # shared with the target, not saved
+        # the output is a feature for the target's LM head
+        self.model.norm = nn.Identity()
+        # shared with the target, not saved
+        self.model.embed_tokens = base.embed_tokens.requires_grad_(False)
         self.lm_head = target.get_output_embeddings().requires_grad_(False)
-        with torch.no_grad(): self.fc.weight.copy_(torch.cat([torch.zeros(D, D), torch.eye(D)], 1))
+        with torch.no_grad():
+            self.fc.weight.copy_(torch.cat([torch.zeros(D, D), torch.eye(D)], 1))
         self.to(target.device, target.dtype)
         self.restrict(vocab)
 
@@ -57,7 +63,8 @@ def restrict(self: EagleHead, vocab):
 
 @patch
 def forward(self: EagleHead, feats: torch.Tensor, next_ids: torch.Tensor, **kw) -> torch.Tensor:
-    "Predicted features `(B, T, D)` from features `f(t)` `(B, T, D)` and the tokens after them `x(t+1)` `(B, T)`."
+    """Predicted features `(B, T, D)` from features `f(t)`
+    `(B, T, D)` and the tokens after them `x(t+1)` `(B, T)`."""
     x = torch.cat([self.model.embed_tokens(next_ids), feats.to(self.fc.weight.dtype)], -1)
     return self.model(inputs_embeds=self.fc(x), **kw).last_hidden_state
 
@@ -72,29 +79,34 @@ EAGLE_FORMAT = 'specdec_nb eagle 1'
 def save_eagle(head: EagleHead, target, path, dtype=torch.float16):
     "Save `head` (fp16 by default) with its reduced vocabulary, for `target`."
     extra = None if head.vocab is None else {'vocab': head.vocab.cpu()}
-    save_weights(head, path, meta=dict(target=fingerprint(target), format=EAGLE_FORMAT), dtype=dtype, extra=extra)
+    save_weights(head, path, meta=dict(target=fingerprint(target), format=EAGLE_FORMAT), dtype=dtype,
+                 extra=extra)
 
 def load_eagle(target, path) -> EagleHead:
     "The head saved at `path` by `save_eagle`, on `target`'s embedding and LM head."
     meta, t = read_checkpoint(target, path, 'EAGLE', 'holds a head')
-    if meta.get('format') != EAGLE_FORMAT: raise ValueError(f"{path} is not an EAGLE head (format {meta.get('format')!r})")
+    if meta.get('format') != EAGLE_FORMAT:
+        raise ValueError(f"{path} is not an EAGLE head (format {meta.get('format')!r})")
     head = EagleHead(target, t['vocab'])
     load_weights(head, path, expect=dict(target=fingerprint(target)))
     return head.eval()
 
 # %% ../nbs/09c_eagle.ipynb #b544c3c2
 def _costs(model, n: int, cost=None) -> list[float]:
-    "`c[m] = T(m+1)/T(1)` for m = 0..n: `cost` if given, else `model`'s measured curve (`02_engine`'s `cost_curve`)."
+    """`c[m] = T(m+1)/T(1)` for m = 0..n: `cost` if given, else
+    `model`'s measured curve (`02_engine`'s `cost_curve`)."""
     c = list(cost) if cost is not None else cost_curve(model, n)
     if len(c) < n + 1 or min(c) <= 0:
-        raise ValueError(f"cost must hold {n + 1} positive relative forward costs T(m)/T(1), m = 1..{n + 1}; got {c!r}")
+        raise ValueError(f"cost must hold {n + 1} positive relative forward "
+                         f"costs T(m)/T(1), m = 1..{n + 1}; got {c!r}")
     return c
 
 # %% ../nbs/09c_eagle.ipynb #d6c641c3
 class EagleProposer(Proposer):
     "EAGLE: the head drafts a chain of up to `k` tokens (adaptive `k`), as many as pay by the cost curve."
     needs = frozenset({'hidden'})
-    def __init__(self, head: EagleHead, k: int = 4, adaptive: bool = True, max_k: int = 12, cost=None, floor: float = 0.02):
+    def __init__(self, head: EagleHead, k: int = 4, adaptive: bool = True, max_k: int = 12, cost=None,
+                 floor: float = 0.02):
         if k < 1 or max_k < k: raise ValueError(f"need 1 <= k <= max_k, got k={k}, max_k={max_k}")
         self.head, self.k_start, self.adaptive, self.max_k = head, k, adaptive, max_k
         self.cost, self.floor, self.cache_kw = cost, floor, _cache_kw(head.model)
@@ -102,7 +114,8 @@ class EagleProposer(Proposer):
     def reset(self, req: Request):
         super().reset(req)
         if req.model.get_output_embeddings() is not self.head.lm_head:
-            raise ValueError("this EAGLE head was built on another model: build it on the target (EagleHead(target))")
+            raise ValueError("this EAGLE head was built on another model: "
+                             "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]
         self.costs = _costs(req.model, self.max_k, self.cost)
@@ -110,9 +123,11 @@ class EagleProposer(Proposer):
 # %% ../nbs/09c_eagle.ipynb #787a4f6a
 @patch
 def _run(self: EagleProposer, feats, ids, pos, mask=None) -> torch.Tensor:
-    "The head's predicted features `(m, D)` for `m` new entries (features, tokens, positions, optional 4-D mask)."
+    """The head's predicted features `(m, D)` for `m` new
+    entries (features, tokens, positions, optional 4-D mask)."""
     kw = {self.cache_kw: self.cache, 'use_cache': True, 'position_ids': pos[None]}
-    if mask is not None: kw['attention_mask'] = mask
+    if mask is not None:
+        kw['attention_mask'] = mask
     return self.head(feats[None], ids[None], **kw)[0]
 
 @patch
@@ -130,10 +145,12 @@ def _catch_up(self: EagleProposer, tokens: list[int]) -> torch.Tensor | None:
 # %% ../nbs/09c_eagle.ipynb #16bc77cb
 @patch
 def _pick(self: EagleProposer, h: torch.Tensor):
-    "The next token after feature `h`, its distribution `q` over the full vocabulary (sampling), the head's probability of it."
+    """The next token after feature `h`, its distribution `q` over
+    the full vocabulary (sampling), the head's probability of it."""
     logits, ids = self.head.logits(h), self.head.vocab
     q = process_logits(logits, self.sampling if not self.sampling.greedy else Sampling())
-    t = q.argmax(-1, keepdim=True) if self.sampling.greedy else torch.multinomial(q, 1, generator=self.generator)
+    if self.sampling.greedy: t = q.argmax(-1, keepdim=True)
+    else: t = torch.multinomial(q, 1, generator=self.generator)
     sure = float(q[t])
     if ids is None: return t, (None if self.sampling.greedy else q), sure
     return ids[t], (None if self.sampling.greedy else scatter_vocab(q, ids, self.req.vocab_size)), sure
@@ -146,11 +163,13 @@ def propose(self: EagleProposer, tokens: list[int], budget: int) -> Draft | None
     h = self._catch_up(tokens)
     if h is None: return None
     k, toks, qs, sure = min(self.k, budget), [], [], [1.0]
-    while len(toks) < k and sure[-1] >= self.floor:      # decided before the next draw: lossless under sampling
+    # decided before the next draw: lossless under sampling
+    while len(toks) < k and sure[-1] >= self.floor:
         t, q, p = self._pick(h)
         toks.append(t)
         sure.append(sure[-1] * p)
-        if q is not None: qs.append(q)
+        if q is not None:
+            qs.append(q)
         if len(toks) < k and sure[-1] >= self.floor:
             h = self._run(h[None], t, torch.tensor([len(tokens) - 2 + len(toks)], device=h.device))[0]
     n = len(toks) if qs else best_size(sure[1:], self.costs)   # greedy: only as many as pay
@@ -163,7 +182,8 @@ def update(self: EagleProposer, fb: Feedback):
     "Keep the accepted tokens' true features; drop the predicted entries from the head's cache; adapt `k`."
     self.feats.append(fb.hidden)
     extra = self.cache.get_seq_length() - self.n_true
-    if extra > 0: self.cache.crop(-extra)
+    if extra > 0:
+        self.cache.crop(-extra)
     if self.adaptive and fb.draft is not None:
         self.k = next_length(self.k, fb.verdict.n_accepted, len(fb.draft), self.max_k, free=False)
 
@@ -171,7 +191,8 @@ def update(self: EagleProposer, fb: Feedback):
 class EagleTreeProposer(EagleProposer):
     "EAGLE-2: a dynamic tree grown by the head's confidence, its size set by the target's cost curve."
     def __init__(self, head: EagleHead, topk: int = 4, depth: int = 5, max_nodes: int = 24, cost=None):
-        if min(topk, depth, max_nodes) < 1: raise ValueError(f"topk, depth and max_nodes must be >= 1, got {topk}, {depth}, {max_nodes}")
+        if min(topk, depth, max_nodes) < 1:
+            raise ValueError(f"topk, depth and max_nodes must be >= 1, got {topk}, {depth}, {max_nodes}")
         super().__init__(head, k=depth, adaptive=False, max_k=max(depth, max_nodes), cost=cost)
         self.topk, self.depth, self.max_nodes = topk, depth, max_nodes
 
@@ -179,7 +200,8 @@ class EagleTreeProposer(EagleProposer):
 # %% ../nbs/09c_eagle.ipynb #8796c8a2
 @patch
 def _expand(self: EagleTreeProposer, tree: dict, front: list[int]) -> torch.Tensor:
-    "Feed the frontier nodes `front` (after the nodes fed before) to the head; their children's log-probabilities."
+    """Feed the frontier nodes `front` (after the nodes fed
+    before) to the head; their children's log-probabilities."""
     fed = tree['fed'] + front
     at = {v: j for j, v in enumerate(fed)}
     sub = Draft(torch.stack([tree['tok'][v] for v in fed]), parents=[at.get(tree['par'][v], -1) for v in fed])
@@ -195,7 +217,8 @@ def _expand(self: EagleTreeProposer, tree: dict, front: list[int]) -> torch.Tens
 # %% ../nbs/09c_eagle.ipynb #27132a62
 @patch
 def _grow(self: EagleTreeProposer, h_root: torch.Tensor, depth: int) -> dict:
-    "The tree `{tok, par, score}` of `depth` levels: each level the best `topk` nodes get `topk` children each."
+    """The tree `{tok, par, score}` of `depth` levels: each
+    level the best `topk` nodes get `topk` children each."""
     tree, front = dict(tok=[], par=[], score=[], fed=[], h={-1: h_root}), [-1]
     logp = self.head.logits(h_root).float().log_softmax(-1)[None]
     for level in range(1, depth + 1):
@@ -215,14 +238,17 @@ def _grow(self: EagleTreeProposer, h_root: torch.Tensor, depth: int) -> dict:
 # %% ../nbs/09c_eagle.ipynb #9fc8b3a4
 @patch
 def _select(self: EagleTreeProposer, tree: dict) -> Draft | None:
-    "The leading nodes by score, as many as pay by the cost curve (a tree: every parent outscores its children)."
+    """The leading nodes by score, as many as pay by the cost
+    curve (a tree: every parent outscores its children)."""
     order = sorted(range(len(tree['score'])), key=lambda i: (-tree['score'][i], i))[: self.max_nodes]
     probs = [math.exp(tree['score'][i]) for i in order]
     n = best_size(probs, self.costs)
-    keep, self.expected = sorted(order[:n]), sum(probs[:n])    # `expected`: accepted tokens, as the head estimates them
+    # `expected`: accepted tokens, as the head estimates them
+    keep, self.expected = sorted(order[:n]), sum(probs[:n])
     if not keep: return None
     at = {v: j for j, v in enumerate(keep)}
-    return Draft(torch.stack([tree['tok'][i] for i in keep]), parents=[at.get(tree['par'][i], -1) for i in keep])
+    return Draft(torch.stack([tree['tok'][i] for i in keep]),
+                 parents=[at.get(tree['par'][i], -1) for i in keep])
 
 @patch
 @torch.inference_mode()

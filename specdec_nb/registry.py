@@ -25,8 +25,10 @@ class Method:
     "One method by name: what it is, how its proposer is built, what it needs."
     name: str
     about: str                            # one line for `--help` and the docs
-    build: Callable | None = None         # (setup, future) -> Proposer | None; None: transformers' own (a peer)
-    needs: str | None = None              # the setup attribute it cannot run without (draft, medusa, exit_adapter, skip_set)
+    # (setup, future) -> Proposer | None; None: transformers' own (a peer)
+    build: Callable | None = None
+    # the setup attribute it cannot run without (draft, medusa, exit_adapter, skip_set)
+    needs: str | None = None
     verify: Callable | None = None        # setup -> its own verify function (lossy methods only)
     @property
     def peer(self) -> bool: return self.build is None
@@ -46,18 +48,24 @@ def register_peer(name: str, about: str, needs: str | None = None):
 
 # %% ../nbs/09b_registry.ipynb #c5b1f1d8
 def given(setup, **keys) -> dict:
-    "`{argument: setup.params[key]}` for each `argument=key` the user set; the proposer's defaults for the rest."
+    """`{argument: setup.params[key]}` for each `argument=key`
+    the user set; the proposer's defaults for the rest."""
     return {arg: setup.params[key] for arg, key in keys.items() if key in setup.params}
 
 # %% ../nbs/09b_registry.ipynb #e7324c94
 register_peer('hf-vanilla', "transformers' greedy/sampling `generate`: the baseline of every speedup")
-register_peer('hf-pld', "transformers' prompt lookup (`prompt_lookup_num_tokens`, `--param hf_pld_k`, default 10)")
-register_peer('hf-assisted', "transformers' assisted generation with our draft model (heuristic schedule, k tokens)", 'draft')
+register_peer('hf-pld', "transformers' prompt lookup (`prompt_lookup_num_tokens`, "
+                        "`--param hf_pld_k`, default 10)")
+register_peer('hf-assisted',
+              "transformers' assisted generation with our draft model (heuristic schedule, k tokens)",
+              'draft')
 register_peer('hf-early-exit', "transformers' `assistant_early_exit` at our exit layer")
-register_peer('hf-static', "transformers' `generate` with its static cache (which it compiles by itself on a GPU)")
+register_peer('hf-static',
+              "transformers' `generate` with its static cache (which it compiles by itself on a GPU)")
 
 # %% ../nbs/09b_registry.ipynb #2010d0b7
-register('vanilla', 'our loop with no drafter: plain decoding (measures our own overhead)')(lambda setup, future: None)
+register('vanilla', 'our loop with no drafter: plain '
+                    'decoding (measures our own overhead)')(lambda setup, future: None)
 register('oracle', 'drafts the true continuation, k tokens a step: the ceiling of the verify path')(
     lambda setup, future: OracleProposer(future, k=setup.k))
 
@@ -66,42 +74,58 @@ def _draft_vocab(setup):
     "The draft's reduced vocabulary when it ships one (`--param draft_vocab=full` turns it off)."
     return None if setup.params.get('draft_vocab') == 'full' else getattr(setup.draft, 'frequent_vocab', None)
 
-@register('draft', 'a small draft model drafts k tokens (adaptive k); the target verifies them in one forward', 'draft')
+@register('draft', 'a small draft model drafts k tokens (adaptive k); '
+                   'the target verifies them in one forward', 'draft')
 def _draft(setup, future):
-    return DraftModelProposer(setup.draft, k=setup.k, vocab=_draft_vocab(setup), **given(setup, adaptive='adaptive'))
+    return DraftModelProposer(setup.draft, k=setup.k, vocab=_draft_vocab(setup),
+                              **given(setup, adaptive='adaptive'))
 
-@register('tree', 'the draft model grows a dynamic token tree (EAGLE-2 style); tree attention verifies it', 'draft')
+@register('tree', 'the draft model grows a dynamic token tree (EAGLE-2 style); tree attention verifies it',
+          'draft')
 def _tree(setup, future):
-    return TreeDraftProposer(setup.draft, vocab=_draft_vocab(setup), **given(setup, depth='tree_depth', topk='tree_topk', total_tokens='tree_tokens'))
+    return TreeDraftProposer(setup.draft, vocab=_draft_vocab(setup),
+                             **given(setup, depth='tree_depth', topk='tree_topk', total_tokens='tree_tokens'))
 
 # %% ../nbs/09b_registry.ipynb #75f97d64
 _NGRAM = dict(k='pld_k', max_ngram='max_ngram', min_ngram='min_ngram', length='length')
-register('pld', 'prompt lookup: the tokens that followed the last n-gram earlier in the context; cost-aware length')(
+register('pld', 'prompt lookup: the tokens that followed the last '
+                'n-gram earlier in the context; cost-aware length')(
     lambda setup, future: PromptLookupProposer(**given(setup, **_NGRAM)))
 register('pld-tree', 'prompt lookup with several earlier continuations merged into a tree')(
-    lambda setup, future: PromptLookupProposer(**{'branches': 3, **given(setup, branches='branches', **_NGRAM)}))
+    lambda setup, future: PromptLookupProposer(**{'branches': 3,
+                                                  **given(setup, branches='branches', **_NGRAM)}))
 register('ngram', 'an n-gram index of the context: its most frequent continuation')(
     lambda setup, future: NGramCacheProposer(**given(setup, mode='ngram_mode', **_NGRAM)))
-register('lookahead', 'lookahead decoding: Jacobi iterations over a window fill an n-gram pool; pooled n-grams are verified')(
-    lambda setup, future: LookaheadProposer(**given(setup, W='W', N='N', G='G', pool_from_output='pool_from_output')))
-register('suffix', "suffix trees: the longest match in the request and in a corpus of the target's own answers, by frequency")(
+register('lookahead', 'lookahead decoding: Jacobi iterations over a window '
+                      'fill an n-gram pool; pooled n-grams are verified')(
+    lambda setup, future: LookaheadProposer(**given(setup, W='W', N='N', G='G',
+                                                    pool_from_output='pool_from_output')))
+register('suffix', "suffix trees: the longest match in the request and in "
+                   "a corpus of the target's own answers, by frequency")(
     lambda setup, future: bench_proposer(setup, 'suffix'))
-register('recycle', "token recycling: a tree from the target's top-k next tokens, recycled from every verification")(
+register('recycle', "token recycling: a tree from the target's top-k "
+                    "next tokens, recycled from every verification")(
     lambda setup, future: bench_proposer(setup, 'recycle'))
-register('suffix-recycle', 'the suffix tree when its match is strong, token recycling otherwise (by expected tokens per time)')(
+register('suffix-recycle',
+         'the suffix tree when its match is strong, token recycling otherwise (by expected tokens per time)')(
     lambda setup, future: bench_proposer(setup, 'suffix-recycle'))
 
 # %% ../nbs/09b_registry.ipynb #91bd9c06
 def _medusa(setup, future=None):
-    "Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the heads' measured accuracy."
+    """Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N`
+    nodes grown from the heads' measured accuracy."""
     n, h = setup.params.get('medusa_nodes'), setup.medusa
-    return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None)
+    return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None
+                          else None)
 
 def _typical(setup):
-    return typical(float(setup.params.get('typical_eps', 0.09)), float(setup.params.get('typical_alpha', 0.3)))
+    return typical(float(setup.params.get('typical_eps', 0.09)),
+                   float(setup.params.get('typical_alpha', 0.3)))
 
-register('medusa', "Medusa heads guess the next tokens from the target's hidden state; a static tree of them", 'medusa')(_medusa)
-register('medusa-typical-lossy', 'Medusa with typical acceptance: LOSSY under sampling (equal to medusa when greedy)',
+register('medusa', "Medusa heads guess the next tokens from the target's hidden state; a static tree of them",
+         'medusa')(_medusa)
+register('medusa-typical-lossy',
+         'Medusa with typical acceptance: LOSSY under sampling (equal to medusa when greedy)',
          'medusa', verify=_typical)(_medusa)
 
 # %% ../nbs/09b_registry.ipynb #d1746be3
@@ -111,45 +135,60 @@ def _cost_param(setup) -> list[float] | None:
     return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
 
 def _eagle_tree(setup, future=None):
-    "`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`, and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."
+    """`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`,
+    and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
     cost = _cost_param(setup)
     kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes')
-    if cost is not None: kw.setdefault('max_nodes', min(24, len(cost) - 1))
+    if cost is not None:
+        kw.setdefault('max_nodes', min(24, len(cost) - 1))
     return EagleTreeProposer(setup.eagle, cost=cost, **kw)
 
-register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain (adaptive length)", 'eagle')(
+register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain (adaptive length)",
+         'eagle')(
     lambda setup, future: EagleProposer(setup.eagle, **given(setup, k='eagle_k')))
-register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve', 'eagle')(_eagle_tree)
-register('suffix-eagle', 'suffix-recycle, or the EAGLE-2 tree when it promises more tokens per unit of target time', 'eagle')(
-    lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix-recycle'), _eagle_tree(setup), cost=_cost_param(setup)))
+register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve',
+         'eagle')(_eagle_tree)
+register('suffix-eagle', 'suffix-recycle, or the EAGLE-2 tree when it '
+                         'promises more tokens per unit of target time', 'eagle')(
+    lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix-recycle'), _eagle_tree(setup),
+                                           cost=_cost_param(setup)))
 
 # %% ../nbs/09b_registry.ipynb #8de1ab09
 def exit_layer(setup) -> int:
-    "The exit layer of `early-exit-plain` and `hf-early-exit`: `--param exit_layer`, else the shipped adapter's, else `draft_layers`."
+    """The exit layer of `early-exit-plain` and `hf-early-exit`:
+    `--param exit_layer`, else the shipped adapter's, else `draft_layers`."""
     if 'exit_layer' in setup.params: return int(setup.params['exit_layer'])
     if setup.exit_adapter is not None: return setup.exit_adapter.exit_layer
     return max(1, min(setup.draft_layers, setup.model.config.num_hidden_layers - 1))
 
 def _self_spec(setup, **kw) -> dict:
-    "`--param ee_k, ee_stop (0: none), ee_vocab=full, ee_reuse=false` over the defaults; the adapter's reduced vocabulary."
+    """`--param ee_k, ee_stop (0: none), ee_vocab=full, ee_reuse=false`
+    over the defaults; the adapter's reduced vocabulary."""
     P, a = setup.params, setup.exit_adapter
     out = given(setup, k='ee_k', reuse='ee_reuse')
-    if 'ee_stop' in P: out['stop'] = float(P['ee_stop']) or None
-    if P.get('ee_vocab') != 'full' and a is not None: out['vocab'] = a.vocab
+    if 'ee_stop' in P:
+        out['stop'] = float(P['ee_stop']) or None
+    if P.get('ee_vocab') != 'full' and a is not None:
+        out['vocab'] = a.vocab
     return {**out, **kw}
 
 # %% ../nbs/09b_registry.ipynb #720baeb2
-register('early-exit', "the target's first layers plus a trained adapter draft (Kangaroo); shared KV cache", 'exit_adapter')(
-    lambda setup, future: early_exit(setup.model, setup.exit_adapter.exit_layer, **_self_spec(setup, adapter=setup.exit_adapter)))
-register('early-exit-plain', "the target's first layers, its norm and head draft (LayerSkip without training)")(
+register('early-exit', "the target's first layers plus a trained adapter draft (Kangaroo); shared KV cache",
+         'exit_adapter')(
+    lambda setup, future: early_exit(setup.model, setup.exit_adapter.exit_layer,
+                                     **_self_spec(setup, adapter=setup.exit_adapter)))
+register('early-exit-plain',
+         "the target's first layers, its norm and head draft (LayerSkip without training)")(
     lambda setup, future: early_exit(setup.model, exit_layer(setup), **_self_spec(setup)))
-register('layer-skip', 'the target minus a calibrated set of skipped layers drafts (Draft & Verify)', 'skip_set')(
+register('layer-skip', 'the target minus a calibrated set of skipped layers drafts (Draft & Verify)',
+         'skip_set')(
     lambda setup, future: layer_skip(setup.model, setup.skip_set, **_self_spec(setup)))
 
 # %% ../nbs/09b_registry.ipynb #0356ad7e
 def methods_markdown() -> str:
     "The methods as a markdown table: name, kind, what it needs, what it is."
-    rows = [f"| `{m.name}` | {'transformers' if m.peer else 'ours'} | {m.needs or ''} | {m.about} |" for m in METHODS.values()]
+    rows = [f"| `{m.name}` | {'transformers' if m.peer else 'ours'} | {m.needs or ''} | {m.about} |"
+            for m in METHODS.values()]
     return '| method | kind | needs | what it is |\n|---|---|---|---|\n' + '\n'.join(rows)
 
 def methods_help() -> str:
