@@ -147,13 +147,12 @@ def _catch_up(self: EagleProposer, tokens: list[int]) -> torch.Tensor | None:
 def _pick(self: EagleProposer, h: torch.Tensor):
     """The next token after feature `h`, its distribution `q` over
     the full vocabulary (sampling), the head's probability of it."""
-    logits, ids = self.head.logits(h), self.head.vocab
-    q = process_logits(logits, self.sampling if not self.sampling.greedy else Sampling())
-    if self.sampling.greedy: t = q.argmax(-1, keepdim=True)
-    else: t = torch.multinomial(q, 1, generator=self.generator)
+    logits, ids, greedy = self.head.logits(h), self.head.vocab, self.sampling.greedy
+    q = process_logits(logits, Sampling() if greedy else self.sampling)
+    t = q.argmax(-1, keepdim=True) if greedy else torch.multinomial(q, 1, generator=self.generator)
     sure = float(q[t])
-    if ids is None: return t, (None if self.sampling.greedy else q), sure
-    return ids[t], (None if self.sampling.greedy else scatter_vocab(q, ids, self.req.vocab_size)), sure
+    if ids is None: return t, (None if greedy else q), sure
+    return ids[t], (None if greedy else scatter_vocab(q, ids, self.req.vocab_size)), sure
 
 # %% ../nbs/09c_eagle.ipynb #40f9033a
 @patch
