@@ -179,14 +179,16 @@ def gpu_check(device='cuda', dtype='bf16', tiny: bool = False, json_path=None, c
         Path(json_path).write_text(json.dumps(res, indent=1))
     return res
 
-# %% ../nbs/13_gpu.ipynb #c10997ad
+# %% ../nbs/13_gpu.ipynb #7e7a9037
 def check_summary(rows: list[dict]) -> str:
-    "One line per dtype: how many runs were exact, exact up to near-ties, refused, failed; then every failure."
+    "Per dtype: how many runs were exact, exact up to near-ties (and their largest gap), refused, failed."
     lines = []
     for dt in dict.fromkeys(r['dtype'] for r in rows):
         mine = [r for r in rows if r['dtype'] == dt]
         count = {s: sum(r['status'] == s for r in mine) for s in ('exact', 'near-ties', 'refused', 'FAIL')}
         lines.append(f"check {dt:5} " + ', '.join(f'{n} {s}' for s, n in count.items()) + f' of {len(mine)}')
+        gaps = [gap for r in mine for position, gap in r.get('ties', [])]
+        if gaps: lines.append(f"  near-ties at {len(gaps)} positions, gaps up to {max(gaps):.1f} ulp")
         lines += [f"  FAIL {r['method']} on {r['arch']}: {r['why']}" for r in mine if r['status'] == 'FAIL']
     return '\n'.join(lines)
 
@@ -201,7 +203,7 @@ def gpu_report(res: dict, at=(1, 2, 4, 8, 16, 32, 64)) -> str:
              'T(n)/T1 ' + ''.join(f'{t / ms[0]:>8.2f}' for t in ms)]
     return '\n\n'.join([check_summary(res['check']), '\n'.join(curve), format_table(res['bench'])])
 
-# %% ../nbs/13_gpu.ipynb #db6f10ac
+# %% ../nbs/13_gpu.ipynb #8a532216
 _NOT_STATE = (torch.nn.Module, Cache, type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
               types.MethodType)   # weights, KV caches, code
 
@@ -223,7 +225,7 @@ def state_bytes(obj) -> int:
             todo += [getattr(x, slot) for slot in getattr(type(x), '__slots__', ()) if hasattr(x, slot)]
     return total
 
-# %% ../nbs/13_gpu.ipynb #dcff1f98
+# %% ../nbs/13_gpu.ipynb #46debc72
 class StateProbe:
     "A `generate` streamer recording `(new tokens, state_bytes(proposer))` every time `every` more tokens are out."
     def __init__(self, proposer, every: int = 100):
@@ -237,7 +239,7 @@ class StateProbe:
             self.sizes.append((self.n, state_bytes(self.proposer)))
     def end(self): pass
 
-# %% ../nbs/13_gpu.ipynb #0b2ccc2f
+# %% ../nbs/13_gpu.ipynb #8bc7bce7
 def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> bool:
     "Whether `after` (bytes of state after a generation) is about `fresh` (a new proposer's on the same context)."
     return after <= max((1 + slack) * fresh, fresh + floor)
