@@ -11,7 +11,7 @@ LOGS := .logs
 APT = mkdir -p $(LOGS) && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >$(LOGS)/apt-$(firstword $(1)).log 2>&1 \
 	|| (tail -20 $(LOGS)/apt-$(firstword $(1)).log; exit 1)
 
-.PHONY: install demo test test-fast bench export clean-nbs docs chromium
+.PHONY: install demo test test-fast test-cuda gpu-check bench export clean-nbs docs chromium
 
 install: $(STAMP)
 
@@ -35,6 +35,15 @@ test-fast: $(STAMP)
 
 export: $(STAMP)
 	$(VENV)/bin/nbdev_export && $(VENV)/bin/nbdev_clean && $(PY) tools/make_readme.py
+
+# On a GPU machine (any CUDA build of torch): every method's exactness on CUDA in bf16 and fp32, T(n) for n = 1..64 and a quick
+# benchmark on a model of SmolLM2's shape with random weights; one JSON and a table (tools/gpu_check.py; a few minutes).
+gpu-check: $(STAMP)
+	$(PY) tools/gpu_check.py --json bench_out/gpu_check.json
+
+# Every notebook's `#| cuda` cells (with the rest of each notebook) on a GPU machine.
+test-cuda: $(STAMP)
+	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags cuda --n_workers 4 --timing
 
 bench: $(STAMP)
 	$(VENV)/bin/specdec bench --methods hf-vanilla,vanilla,oracle,draft,hf-assisted --json bench_out/standard.json --plot bench_out/standard.png   # the shipped Spec-Bench dev prompts

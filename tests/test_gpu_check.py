@@ -1,0 +1,27 @@
+"`tools/gpu_check.py` in its dry mode (`--device cpu --tiny`): every step of the GPU run, in seconds: it cannot rot."
+import json, os, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def test_gpu_check_dry(tmp_path):
+    from specdec_nb.gpu import our_methods, untrained_methods, ARCHS
+    out = tmp_path / 'gpu.json'
+    env = dict(os.environ, OMP_NUM_THREADS='1', HF_HUB_OFFLINE='1', SPECDEC_CACHE=str(tmp_path / 'cache'))
+    cmd = [sys.executable, str(ROOT / 'tools' / 'gpu_check.py'), '--device', 'cpu', '--tiny', '--json', str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    res = json.loads(out.read_text())
+    assert res['config']['device'] == 'cpu' and res['config']['tiny'] and res['config']['dtype'] == 'bf16'
+    runs = {(row['method'], row['arch'], row['dtype']) for row in res['check']}
+    assert runs == {(m, a, d) for m in our_methods() for a in ARCHS for d in ('bf16', 'fp32')}
+    assert {row['status'] for row in res['check']} <= {'exact', 'near-ties', 'refused'}
+    ft = res['forward_times']
+    assert ft['n'] == list(range(1, 9)) and all(s > 0 for s in ft['seconds']) and ft['relative'][0] == 1.0
+    methods = res['bench']['methods']
+    assert set(methods) == {'hf-vanilla', *untrained_methods()}
+    for name, m in methods.items():
+        assert m['tokens_per_s'] > 0 and m['speedup'] > 0 and not m['errors'], name
+        assert 0 <= m['exact'] <= 1, name                     # greedy, bf16: exact up to near-ties, reported
+    assert methods['oracle']['tau'] > 1
+    assert 'check bf16' in r.stdout and 'T(n)/T1' in r.stdout and 'speedup per group' in r.stdout
