@@ -15,11 +15,13 @@ from .engine import generate, forward_times
 from .testing import greedy_reference
 from .medusa import MedusaHeads
 from .selfspec import ExitAdapter
+from .eagle import EagleHead
+from .checkpoints import trainable_state
 from .registry import METHODS
 from .bench import BenchSetup, run_bench, format_table
 
 # %% auto #0
-__all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'our_methods', 'tiny_setup', 'tie_tolerance',
+__all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
            'greedy_divergences', 'check_method', 'check_all_methods', 'smollm2_config', 'smollm2_tokenizer',
            'random_model', 'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe',
            'flat']
@@ -34,11 +36,20 @@ def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
     heads.choices = [[0], [1], [0, 0], [0, 1], [1, 0], [0, 0, 0]]
     return heads
 
+def random_eagle(model, seed: int = 0, scale: float = 0.3) -> EagleHead:
+    "An EAGLE head with random weights: a real, if poor, drafter for a tiny model."
+    torch.manual_seed(seed)
+    head = EagleHead(model)
+    with torch.no_grad():
+        for p in trainable_state(head).values(): p.add_(torch.randn_like(p) * scale)
+    return head.eval()
+
 TINY_ARTIFACTS = {   # what a method needs -> (the BenchSetup field holding it, its builder from a tiny model)
     'draft': ('draft_model', lambda model: truncated_model(model, 2)),
     'medusa': ('medusa_heads', random_heads),
     'exit_adapter': ('adapter', lambda model: ExitAdapter(model, 2, init_layer=1)),
     'skip_set': ('skip', lambda model: [1, 2]),
+    'eagle': ('eagle_head', random_eagle),
 }
 FLAT_COST = ','.join(['1'] + ['1.01'] * 16)   # T(n)/T(1) for the suffix-tree drafters: fixed, not measured
 

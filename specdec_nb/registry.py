@@ -143,9 +143,9 @@ def _eagle_tree(setup, future=None):
         kw.setdefault('max_nodes', min(24, len(cost) - 1))
     return EagleTreeProposer(setup.eagle, cost=cost, **kw)
 
-register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain (adaptive length)",
+register('eagle', "EAGLE: a one-layer head on the target's features drafts a chain, as long as pays",
          'eagle')(
-    lambda setup, future: EagleProposer(setup.eagle, **given(setup, k='eagle_k')))
+    lambda setup, future: EagleProposer(setup.eagle, cost=_cost_param(setup), **given(setup, k='eagle_k')))
 register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve',
          'eagle')(_eagle_tree)
 register('suffix-eagle', 'suffix-recycle, or the EAGLE-2 tree when it '

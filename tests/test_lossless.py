@@ -13,7 +13,7 @@ from specdec_nb.testing import exact_two_token_dist, sampling_check
 from specdec_nb.gpu import ARCHS, our_methods, tiny_setup, check_method
 
 NAMES = our_methods()
-SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip'}   # Llama-style decoders only
+SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip', 'eagle', 'eagle-tree', 'suffix-eagle'}   # Llama-style decoders only
 LOSSLESS = [n for n in NAMES if n != 'vanilla' and METHODS[n].verify is None]   # not the lossy ones
 SETTINGS = {'t1.0': dict(temperature=1.0), 't0.7-p0.9': dict(temperature=0.7, top_p=0.9)}
 
