@@ -27,6 +27,7 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec demo
 
 test: $(STAMP) $(MATHJAX) chromium
+	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each: no oversubscription
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
 

@@ -228,12 +228,13 @@ def cmd_generate(a):
 DEMO_QUESTION = 256   # a Spec-Bench summarization request whose answer quotes its article
 
 def describe(name: str, proposer) -> str:
-    """One line on what method `name` does: the first line of
+    """One line on what method `name` does: the first paragraph of
     its proposer's docstring (plain decoding for `vanilla`)."""
     import inspect
     if proposer is None: return f'{name}: plain decoding, one forward pass of the target per token'
     doc = inspect.getdoc(type(proposer)) or ''
-    return f"{name}: {doc.splitlines()[0] if doc else type(proposer).__name__}"
+    first = ' '.join(doc.split('\n\n')[0].split())       # a docstring may wrap its first sentence
+    return f"{name}: {first or type(proposer).__name__}"
 
 def demo_prompt(tok, text: str | None = None):
     """The demo's prompt as ids `(1, T)`, and a line saying what

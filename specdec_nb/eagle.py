@@ -106,7 +106,7 @@ class EagleProposer(Proposer):
     "EAGLE: the head drafts a chain of up to `k` tokens (adaptive `k`), as many as pay by the cost curve."
     needs = frozenset({'hidden'})
     def __init__(self, head: EagleHead, k: int = 4, adaptive: bool = True, max_k: int = 12, cost=None,
-                 floor: float = 0.02):
+                 floor: float | None = None):
         if k < 1 or max_k < k: raise ValueError(f"need 1 <= k <= max_k, got k={k}, max_k={max_k}")
         self.head, self.k_start, self.adaptive, self.max_k = head, k, adaptive, max_k
         self.cost, self.floor, self.cache_kw = cost, floor, _cache_kw(head.model)
@@ -119,6 +119,8 @@ class EagleProposer(Proposer):
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]
         self.costs = _costs(req.model, self.max_k, self.cost)
+        # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
+        self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
 
 # %% ../nbs/09c_eagle.ipynb #787a4f6a
 @patch
@@ -163,13 +165,13 @@ def propose(self: EagleProposer, tokens: list[int], budget: int) -> Draft | None
     if h is None: return None
     k, toks, qs, sure = min(self.k, budget), [], [], [1.0]
     # decided before the next draw: lossless under sampling
-    while len(toks) < k and sure[-1] >= self.floor:
+    while len(toks) < k and sure[-1] >= self.min_sure:
         t, q, p = self._pick(h)
         toks.append(t)
         sure.append(sure[-1] * p)
         if q is not None:
             qs.append(q)
-        if len(toks) < k and sure[-1] >= self.floor:
+        if len(toks) < k and sure[-1] >= self.min_sure:
             h = self._run(h[None], t, torch.tensor([len(tokens) - 2 + len(toks)], device=h.device))[0]
     n = len(toks) if qs else best_size(sure[1:], self.costs)   # greedy: only as many as pay
     self.expected = sum(sure[1: n + 1])
@@ -222,7 +224,10 @@ def _grow(self: EagleTreeProposer, h_root: torch.Tensor, depth: int) -> dict:
     logp = self.head.logits(h_root).float().log_softmax(-1)[None]
     for level in range(1, depth + 1):
         if level > 1:
-            front = sorted(front, key=lambda i: (-tree['score'][i], i))[: self.topk]
+            ranked = sorted(front, key=lambda i: (-tree['score'][i], i))[: self.topk]
+            front = [i for i in ranked if tree['score'][i] >= math.log(self.min_sure)]   # those that may pay
+            pays = level > 2 or best_size(sorted(map(math.exp, tree['score']), reverse=True), self.costs) > 0
+            if not front or not pays: break              # not even the first level pays: do not grow
             logp = self._expand(tree, front)
         top = logp.topk(min(self.topk, logp.shape[-1]), dim=-1)
         ids = top.indices if self.head.vocab is None else self.head.vocab[top.indices]

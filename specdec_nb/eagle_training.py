@@ -49,7 +49,7 @@ def sharegpt_pairs(tok, n: int, max_prompt: int = 384, max_answer: int = 256, ex
     if not pairs:
         raise ValueError("no ShareGPT conversation found: each item needs 'conversations' "
                          "[{'from': 'human', 'value'}, {'from': 'gpt', 'value'}]")
-    rows = sorted(pairs.items())
+    rows = list(pairs.items())                               # in the file's order, then shuffled
     random.Random(seed).shuffle(rows)
     return _tokenize_pairs(tok, rows, n, max_prompt, max_answer)
 

@@ -32,7 +32,8 @@ def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
     torch.manual_seed(seed)
     heads = MedusaHeads(model.get_output_embeddings(), n_heads)
     with torch.no_grad():
-        for block in heads.blocks: block.linear.weight.normal_(0, 0.5)
+        for block in heads.blocks:
+            block.linear.weight.normal_(0, 0.5)
     heads.choices = [[0], [1], [0, 0], [0, 1], [1, 0], [0, 0, 0]]
     return heads
 
@@ -41,7 +42,8 @@ def random_eagle(model, seed: int = 0, scale: float = 0.3) -> EagleHead:
     torch.manual_seed(seed)
     head = EagleHead(model)
     with torch.no_grad():
-        for p in trainable_state(head).values(): p.add_(torch.randn_like(p) * scale)
+        for p in trainable_state(head).values():
+            p.add_(torch.randn_like(p) * scale)
     return head.eval()
 
 TINY_ARTIFACTS = {   # what a method needs -> (the BenchSetup field holding it, its builder from a tiny model)
@@ -71,7 +73,8 @@ def tiny_setup(name: str, model, max_new_tokens: int) -> BenchSetup:
 
 # %% ../nbs/13_gpu.ipynb #1c6518db
 def tie_tolerance(logits: torch.Tensor, ulps: float = 16) -> float:
-    "`ulps` units in the last place of the largest |logit| (in its dtype): how far two computations may differ."
+    """`ulps` units in the last place of the largest |logit|
+    (in its dtype): how far two computations may differ."""
     top = max(logits.abs().max().float().item(), torch.finfo(logits.dtype).tiny)
     return ulps * torch.finfo(logits.dtype).eps * 2.0 ** math.floor(math.log2(top))   # eps: the ulp of 1.0
 
@@ -90,11 +93,13 @@ def greedy_divergences(model, ids, out, ref=None, ulps: float = 16) -> list[tupl
                 raise AssertionError(f"{out.shape[1]} tokens, the target's greedy run {ref.shape[1]}")
             break
         t = int(differ[0, 0])
-        with torch.inference_mode(): logits = model(out[:, :t]).logits[0, -1]
+        with torch.inference_mode():
+            logits = model(out[:, :t]).logits[0, -1]
         gap, ulp = (logits[ref[0, t]] - logits[out[0, t]]).abs().item(), tie_tolerance(logits, 1)
         if gap > ulps * ulp:
             raise AssertionError(f"greedy output differs from the target's at position {t}: token "
-                                 f"{int(out[0, t])} for {int(ref[0, t])}, logit gap {gap / ulp:.1f} > {ulps} ulp")
+                                 f"{int(out[0, t])} for {int(ref[0, t])}, "
+                                 f"logit gap {gap / ulp:.1f} > {ulps} ulp")
         ties.append((t, round(gap / ulp, 2)))
         start, ref = t + 1, None
     return ties
@@ -107,11 +112,14 @@ def check_method(name: str, model, ids, max_new_tokens: int = 40) -> dict:
     try:                                       # the artifact (an adapter) or the proposer may refuse the arch
         setup = tiny_setup(name, model, max_new_tokens)
         proposer = method.build(setup, ref[0, ids.shape[1]:].tolist())
-    except TypeError as e: return dict(method=name, status='refused', why=str(e))
+    except TypeError as e:
+        return dict(method=name, status='refused', why=str(e))
     verify_fn = method.verify(setup) if method.verify else verify
     out = generate(model, ids, proposer, max_new_tokens=max_new_tokens, verify_fn=verify_fn)
-    try: ties = greedy_divergences(model, ids, out.sequences, ref)
-    except AssertionError as e: return dict(method=name, status='FAIL', why=str(e))
+    try:
+        ties = greedy_divergences(model, ids, out.sequences, ref)
+    except AssertionError as e:
+        return dict(method=name, status='FAIL', why=str(e))
     return dict(method=name, status='near-ties' if ties else 'exact', ties=ties, tau=round(out.stats.tau, 2))
 
 # %% ../nbs/13_gpu.ipynb #d26b17e1
@@ -154,17 +162,20 @@ def random_model(config, dtype='bf16', device='cuda', seed: int = 0):
     "A causal LM of `config` with seeded random weights, made on `device` in `dtype`."
     from transformers import AutoModelForCausalLM
     torch.manual_seed(seed)
-    with torch.device(device): model = AutoModelForCausalLM.from_config(config, dtype=_dtype(dtype))
+    with torch.device(device):
+        model = AutoModelForCausalLM.from_config(config, dtype=_dtype(dtype))
     return model.eval()
 
 # %% ../nbs/13_gpu.ipynb #a8f17817
 def untrained_methods() -> list[str]:
-    "Our methods that need no trained artifact (draft, heads, adapter, skip set): vanilla, oracle, lookups ..."
+    """Our methods that need no trained artifact (draft,
+    heads, adapter, skip set): vanilla, oracle, lookups ..."""
     return [name for name in our_methods() if METHODS[name].needs is None]
 
 def _machine(device) -> dict:
     dev = torch.device(device)
-    name = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
+    cpu = platform.processor() or platform.machine()
+    name = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else cpu
     return dict(device=str(device), machine=name, torch=torch.__version__, cuda=torch.version.cuda,
                 threads=torch.get_num_threads())
 
@@ -180,7 +191,8 @@ def gpu_check(device='cuda', dtype='bf16', tiny: bool = False, json_path=None, c
     model = random_model(smollm2_config(tiny), dtype, device)
     ns = list(range(1, max_n + 1))
     seconds = forward_times(model, 256, ns, reps=5)
-    res['forward_times'] = dict(context=256, n=ns, seconds=seconds, relative=[t / seconds[0] for t in seconds])
+    res['forward_times'] = dict(context=256, n=ns, seconds=seconds,
+                                relative=[t / seconds[0] for t in seconds])
     setup = BenchSetup(model, smollm2_tokenizer(), max_new_tokens=max_new_tokens)
     bench = run_bench(setup, ['hf-vanilla', *untrained_methods()], limit=limit, progress=False)
     res['bench'] = dict(config=bench['config'], methods=bench['methods'])
@@ -199,7 +211,8 @@ def check_summary(rows: list[dict]) -> str:
         count = {s: sum(r['status'] == s for r in mine) for s in ('exact', 'near-ties', 'refused', 'FAIL')}
         lines.append(f"check {dt:5} " + ', '.join(f'{n} {s}' for s, n in count.items()) + f' of {len(mine)}')
         gaps = [gap for r in mine for position, gap in r.get('ties', [])]
-        if gaps: lines.append(f"  near-ties at {len(gaps)} positions, gaps up to {max(gaps):.1f} ulp")
+        if gaps:
+            lines.append(f"  near-ties at {len(gaps)} positions, gaps up to {max(gaps):.1f} ulp")
         lines += [f"  FAIL {r['method']} on {r['arch']}: {r['why']}" for r in mine if r['status'] == 'FAIL']
     return '\n'.join(lines)
 
@@ -219,7 +232,8 @@ _NOT_STATE = (torch.nn.Module, Cache, type, types.ModuleType, types.FunctionType
               types.MethodType)   # weights, KV caches, code
 
 def state_bytes(obj) -> int:
-    "Bytes of `obj`'s own state: objects, containers, arrays, tensors reachable from it; no modules or KV caches."
+    """Bytes of `obj`'s own state: objects, containers, arrays,
+    tensors reachable from it; no modules or KV caches."""
     seen, todo, total = set(), [obj], 0
     while todo:
         x = todo.pop()
@@ -229,16 +243,20 @@ def state_bytes(obj) -> int:
             total += x.nelement() * x.element_size() if isinstance(x, torch.Tensor) else x.nbytes
             continue
         total += sys.getsizeof(x)
-        if isinstance(x, dict): todo += [*x.keys(), *x.values()]
-        elif isinstance(x, (list, tuple, set, frozenset, collections.deque)): todo += list(x)
+        if isinstance(x, dict):
+            todo += [*x.keys(), *x.values()]
+        elif isinstance(x, (list, tuple, set, frozenset, collections.deque)):
+            todo += list(x)
         else:
-            if hasattr(x, '__dict__'): todo.append(vars(x))
+            if hasattr(x, '__dict__'):
+                todo.append(vars(x))
             todo += [getattr(x, slot) for slot in getattr(type(x), '__slots__', ()) if hasattr(x, slot)]
     return total
 
 # %% ../nbs/13_gpu.ipynb #46debc72
 class StateProbe:
-    "A `generate` streamer recording `(new tokens, state_bytes(proposer))` every time `every` more tokens are out."
+    """A `generate` streamer recording `(new tokens, state_bytes(proposer))`
+    every time `every` more tokens are out."""
     def __init__(self, proposer, every: int = 100):
         self.proposer, self.every, self.n, self.sizes = proposer, every, None, []
     def put(self, tokens: torch.Tensor):
@@ -248,9 +266,11 @@ class StateProbe:
         before, self.n = self.n, self.n + tokens.numel()
         if self.n // self.every > before // self.every:
             self.sizes.append((self.n, state_bytes(self.proposer)))
-    def end(self): pass
+    def end(self):
+        pass
 
 # %% ../nbs/13_gpu.ipynb #8bc7bce7
 def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> bool:
-    "Whether `after` (bytes of state after a generation) is about `fresh` (a new proposer's on the same context)."
+    """Whether `after` (bytes of state after a generation) is
+    about `fresh` (a new proposer's on the same context)."""
     return after <= max((1 + slack) * fresh, fresh + floor)

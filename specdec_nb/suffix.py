@@ -616,10 +616,11 @@ def update(self: RecycleProposer, fb):
 class FallbackProposer(Proposer):
     "The primary proposer's draft, or the fallback's when that promises more tokens per unit of target time."
     def __init__(self, primary: Proposer, fallback: Proposer, max_nodes: int = 10, cost=None,
-                 merge: bool = True):
+                 merge: bool = True, lazy: bool = False):
         if primary is fallback: raise ValueError("primary and fallback must be two proposer objects")
         self.primary, self.fallback = primary, fallback
         self.max_nodes, self.cost, self.merge = max_nodes, cost, merge
+        self.lazy = lazy        # ask the fallback only when the primary's draft does not pay
         self.needs = frozenset(primary.needs) | frozenset(fallback.needs)
         self.expected, self.chosen, self.candidates = 0.0, None, None
     def make_target(self, model):
@@ -627,7 +628,7 @@ class FallbackProposer(Proposer):
         special = [p for p in (self.primary, self.fallback)
                    if type(p).make_target is not Proposer.make_target]
         target = special[0].make_target(model) if special else super().make_target(model)
-        target.hidden = target.hidden or 'hidden' in self.needs   # a nested member may need less than the other
+        target.hidden = target.hidden or 'hidden' in self.needs   # a nested member may need less
         return target
     def reset(self, req):
         "Start both members on the request."
@@ -652,7 +653,11 @@ def _rate(self: FallbackProposer, p: Proposer, d: Draft | None) -> float:
 def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | None:
     """Both members' candidates merged and sized by the cost curve;
     or, without candidates, the draft with the better rate."""
-    d1, d2 = self.primary.propose(tokens, budget), self.fallback.propose(tokens, budget)
+    d1 = self.primary.propose(tokens, budget)
+    if self.lazy and d1 is not None and self._rate(self.primary, d1) > 1:
+        self.chosen, self.expected = self.primary, getattr(self.primary, 'expected', 0.0)
+        return d1
+    d2 = self.fallback.propose(tokens, budget)
     c1, c2 = getattr(self.primary, 'candidates', None), getattr(self.fallback, 'candidates', None)
     if self.merge and c1 is not None and c2 is not None:
         self.candidates = merge([c1, c2])

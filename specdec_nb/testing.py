@@ -21,15 +21,18 @@ def greedy_reference(model, ids, max_new_tokens: int, **kw) -> torch.Tensor:
     "transformers' own greedy `generate`: the sequence every speculative method must reproduce."
     eos = model.generation_config.eos_token_id
     pad = eos if isinstance(eos, int) else (eos or [0])[0]
-    return model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_new_tokens, do_sample=False,
-                          pad_token_id=pad, **kw)
+    return model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_new_tokens,
+                          do_sample=False, pad_token_id=pad, **kw)
 
 def check_greedy(model, ids, proposer, max_new_tokens: int = 40):
-    "Assert that speculative greedy decoding with `proposer` equals `greedy_reference`; returns its `GenerateOutput`."
-    out, ref = generate(model, ids, proposer, max_new_tokens=max_new_tokens), greedy_reference(model, ids, max_new_tokens)
+    """Assert that speculative greedy decoding with `proposer`
+    equals `greedy_reference`; returns its `GenerateOutput`."""
+    out, ref = generate(model, ids, proposer,
+                        max_new_tokens=max_new_tokens), greedy_reference(model, ids, max_new_tokens)
     if not torch.equal(out.sequences, ref):
         at = int((out.sequences[0, :ref.shape[1]] != ref[0, :out.sequences.shape[1]]).nonzero()[0, 0])
-        raise AssertionError(f"{type(proposer).__name__}: greedy output differs from the target's at position {at}")
+        raise AssertionError(f"{type(proposer).__name__}: greedy output "
+                             f"differs from the target's at position {at}")
     return out
 
 # %% ../nbs/02a_testing.ipynb #705a46e0
@@ -43,11 +46,13 @@ def exact_two_token_dist(model, ids, s: Sampling) -> torch.Tensor:
     return p1[:, None] * p2
 
 def two_token_counts(model, ids, make_proposer, n: int, seed: int = 0, **kw) -> torch.Tensor:
-    "Counts `(V, V)` of the first two tokens over `n` seeded speculative generations (`kw`: sampling settings)."
+    """Counts `(V, V)` of the first two tokens over `n` seeded
+    speculative generations (`kw`: sampling settings)."""
     V = vocab_size(model)
     g, counts = torch.Generator().manual_seed(seed), torch.zeros(V, V)
     for _ in range(n):
-        t = generate(model, ids, make_proposer(), max_new_tokens=2, do_sample=True, generator=g, **kw).sequences[0, -2:]
+        t = generate(model, ids, make_proposer(), max_new_tokens=2, do_sample=True, generator=g,
+                     **kw).sequences[0, -2:]
         counts[t[0], t[1]] += 1
     return counts
 
@@ -61,20 +66,27 @@ WRONG_RULES = {
 def wrong_rule(kind: str = 'q/p'):
     "Within the block, every verification in `core` accepts with the wrong rule `WRONG_RULES[kind]`."
     if kind == 'no-residual':   # tree siblings tested against p instead of the residual
-        with mock.patch.object(core, '_next_sibling_dist', lambda p, q, x: p): yield
+        with mock.patch.object(core, '_next_sibling_dist', lambda p, q, x: p):
+            yield
         return
-    if kind not in WRONG_RULES: raise ValueError(f"unknown wrong rule {kind!r}: one of {[*WRONG_RULES, 'no-residual']}")
-    with mock.patch.object(core, '_accept_probs', WRONG_RULES[kind]): yield
+    if kind not in WRONG_RULES:
+        raise ValueError(f"unknown wrong rule {kind!r}: one of {[*WRONG_RULES, 'no-residual']}")
+    with mock.patch.object(core, '_accept_probs', WRONG_RULES[kind]):
+        yield
 
 # %% ../nbs/02a_testing.ipynb #eb5c894a
-def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wrong: str = 'q/p', alpha: float = 1e-4,
-                   label: str = '', **kw) -> dict:
+def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wrong: str = 'q/p',
+                   alpha: float = 1e-4, label: str = '', **kw) -> dict:
     "Chi-square of the first two sampled tokens against the exact distribution, right rule and `wrong` rule."
     exact = exact_two_token_dist(model, ids, Sampling(do_sample=True, **kw))
     pv = {'right': chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))}
     with wrong_rule(wrong):
-        pv['wrong'] = chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))
-    print(f"{label or 'sampling'}: p = {pv['right']:.3g} (right rule), {pv['wrong']:.3g} (wrong rule: {wrong})")
-    if pv['right'] <= alpha: raise AssertionError(f"{label}: the sampled distribution differs from the target's: {pv}")
-    if pv['wrong'] >= alpha: raise AssertionError(f"{label}: the negative control ({wrong}) was not caught: {pv}")
+        pv['wrong'] = chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw),
+                                             exact))
+    print(f"{label or 'sampling'}: p = {pv['right']:.3g} (right "
+          f"rule), {pv['wrong']:.3g} (wrong rule: {wrong})")
+    if pv['right'] <= alpha:
+        raise AssertionError(f"{label}: the sampled distribution differs from the target's: {pv}")
+    if pv['wrong'] >= alpha:
+        raise AssertionError(f"{label}: the negative control ({wrong}) was not caught: {pv}")
     return pv
