@@ -148,10 +148,13 @@ register('eagle', "EAGLE: a one-layer head on the target's features drafts a cha
     lambda setup, future: EagleProposer(setup.eagle, cost=_cost_param(setup), **given(setup, k='eagle_k')))
 register('eagle-tree', 'EAGLE-2: the head grows a dynamic tree by its confidence, sized by the cost curve',
          'eagle')(_eagle_tree)
+def _suffix_eagle(setup, future=None):
+    "`suffix-recycle` (its own warm copy) that asks the EAGLE-2 tree only when its draft does not pay."
+    primary = bench_proposer(setup, 'suffix-recycle', owner='suffix-eagle')
+    return FallbackProposer(primary, _eagle_tree(setup), cost=_cost_param(setup), lazy=True)
+
 register('suffix-eagle', 'suffix-recycle; when its draft does not pay, the EAGLE-2 tree '
-                         '(if it promises more tokens per unit of target time)', 'eagle')(
-    lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix-recycle'), _eagle_tree(setup),
-                                           cost=_cost_param(setup), lazy=True))
+                         '(if it promises more tokens per unit of target time)', 'eagle')(_suffix_eagle)
 
 # %% ../nbs/09b_registry.ipynb #8de1ab09
 def exit_layer(setup) -> int:

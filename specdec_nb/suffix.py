@@ -718,13 +718,15 @@ def corpus_for(model, tok=None, path=None) -> tuple[SuffixCorpus, str]:
     return SuffixCorpus(V), why
 
 # %% ../nbs/06b_suffix.ipynb #e789b02a
-def bench_proposer(setup, name: str) -> Proposer:
-    """`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`:
-    warm (one per run, growing) or cold (grow=false)."""
+def bench_proposer(setup, name: str, owner: str | None = None) -> Proposer:
+    """`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`: warm (one per run and `owner`
+    method, default `name`, growing) or cold (grow=false). Methods never share one: a warm proposer that
+    learnt from another method's run of the same prompt would know its answer."""
     params = setup.params
     warm = bool(params.get('grow', True))
     kept = setup.__dict__.setdefault('_suffix_proposers', {})
-    if warm and name in kept: return kept[name]
+    owner = owner or name
+    if warm and owner in kept: return kept[owner]
     if params.get('corpus') == 'none':
         cp = SuffixCorpus(vocab_size(setup.model))
     else:
@@ -741,5 +743,5 @@ def bench_proposer(setup, name: str) -> Proposer:
     if name not in make: raise ValueError(f"unknown method {name!r}: suffix, recycle or suffix-recycle")
     p = make[name]()
     if warm:
-        kept[name] = p
+        kept[owner] = p
     return p

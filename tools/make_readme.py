@@ -21,7 +21,8 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 ROWS = [('vanilla', 'draft_n8'), ('oracle', 'draft_n8'),
         ('pld', 'pld_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'standard_n8', None, 'pld'),
         ('lookahead', 'lookahead_n8', 'lookahead:pool_from_output=true'),
-        ('suffix-recycle', 'eagle_n8'), ('eagle', 'eagle_n8'), ('eagle-tree', 'eagle_n8'), ('suffix-eagle', 'eagle_n8'),
+        ('suffix-recycle', 'suffix_eagle_n8'), ('eagle', 'eagle_n8'), ('eagle-tree', 'eagle_n8'),
+        ('suffix-eagle', 'suffix_eagle_n8'),
         ('draft', 'draft_n8'), ('tree', 'tree_n8'), ('medusa', 'trained_n8'), ('early-exit', 'trained_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
