@@ -14,7 +14,7 @@ from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths
 from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
-from .suffix import best_size
+from .suffix import best_size, _cost
 
 # %% auto #0
 __all__ = ['EAGLE_FORMAT', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer', 'smollm2_eagle_path',
@@ -91,16 +91,6 @@ def load_eagle(target, path) -> EagleHead:
     load_weights(head, path, expect=dict(target=fingerprint(target)))
     return head.eval()
 
-# %% ../nbs/09c_eagle.ipynb #b544c3c2
-def _costs(model, n: int, cost=None) -> list[float]:
-    """`c[m] = T(m+1)/T(1)` for m = 0..n: `cost` if given, else
-    `model`'s measured curve (`02_engine`'s `cost_curve`)."""
-    c = list(cost) if cost is not None else cost_curve(model, n)
-    if len(c) < n + 1 or min(c) <= 0:
-        raise ValueError(f"cost must hold {n + 1} positive relative forward "
-                         f"costs T(m)/T(1), m = 1..{n + 1}; got {c!r}")
-    return c
-
 # %% ../nbs/09c_eagle.ipynb #d6c641c3
 class EagleProposer(Proposer):
     "EAGLE: the head drafts a chain of up to `k` tokens (adaptive `k`), as many as pay by the cost curve."
@@ -118,7 +108,7 @@ class EagleProposer(Proposer):
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]
-        self.costs = _costs(req.model, self.max_k, self.cost)
+        self.costs = _cost(req.model, self.max_k, self.cost)   # 06b_suffix's: given or measured
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
 
