@@ -18,9 +18,9 @@ from .eagle import load_eagle, smollm2_eagle_path
 from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
-__all__ = ['PEER_RUNS', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant', 'run_ours', 'run_hf',
-           'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs', 'check_methods',
-           'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
+__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
+           'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
+           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -348,6 +348,18 @@ def _config(setup, methods, prompts, limit, repeats, n):
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
                 cores=os.cpu_count())
 
+WARM_UP_PROMPT = 'In a few sentences, explain how the gears of a bicycle make climbing a hill easier.'
+
+def _warm_up(setup, how, methods, progress=False):
+    """Run every method once on `WARM_UP_PROMPT`, not recorded. It is not one of the measured
+    prompts: a proposer that learns across requests must not have seen a measured prompt's answer."""
+    from tqdm.auto import tqdm
+    ids = chat_ids(setup.tok, WARM_UP_PROMPT).to(setup.model.device)
+    future = _futures(setup, [dict(ids=ids)], methods)[0]
+    for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
+        _run_one(how[m][1], how[m][0], ids, future)
+
+
 # %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
               json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
@@ -366,8 +378,7 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
             print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}'
                                                             for n in (2, 4, 8, 16)), file=sys.stderr)
     futures = _futures(setup, rows, methods, progress)
-    for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
-        _run_one(how[m][1], how[m][0], rows[0]['ids'], futures[0])                      # not recorded
+    _warm_up(setup, how, methods, progress)
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
     if curve is not None:
         result['config']['cost_curve'] = [round(c, 3) for c in curve]
