@@ -4,7 +4,8 @@
 
 # %% ../nbs/13_gpu.ipynb #11dbed7d
 from __future__ import annotations
-import collections, json, math, platform, sys, time, types
+import collections, json, math, os, platform, sys, time, types
+from dataclasses import replace
 from pathlib import Path
 import numpy as np
 import torch
@@ -24,7 +25,7 @@ from .bench import BenchSetup, run_bench, format_table
 __all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
            'greedy_divergences', 'check_method', 'check_all_methods', 'smollm2_config', 'smollm2_tokenizer',
            'random_model', 'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe',
-           'flat']
+           'flat', 'rss_mb', 'LongProbe', 'windows', 'long_run', 'long_bench', 'plot_long']
 
 # %% ../nbs/13_gpu.ipynb #4d87b087
 def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
@@ -274,3 +275,94 @@ def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> boo
     """Whether `after` (bytes of state after a generation) is
     about `fresh` (a new proposer's on the same context)."""
     return after <= max((1 + slack) * fresh, fresh + floor)
+
+# %% ../nbs/13_gpu.ipynb #5d78bdb7
+def rss_mb() -> float | None:
+    "This process's resident memory now, in MB (from Linux's `/proc`; None elsewhere)."
+    try:
+        pages = int(Path('/proc/self/statm').read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * os.sysconf('SC_PAGE_SIZE') / 2 ** 20
+
+# %% ../nbs/13_gpu.ipynb #d553625b
+class LongProbe:
+    """A `generate` streamer (ours or transformers'): every `every` new tokens, the seconds since the
+    prompt, the steps taken (one `put` a step) and `rss_mb`."""
+    def __init__(self, every: int = 100):
+        self.every, self.n, self.steps, self.rows = every, None, 0, []
+    def put(self, tokens: torch.Tensor):
+        if self.n is None:                     # the prompt comes first
+            self.n, self.t0 = 0, time.perf_counter()
+            return
+        before, self.n, self.steps = self.n, self.n + tokens.numel(), self.steps + 1
+        if self.n // self.every > before // self.every:
+            now = time.perf_counter() - self.t0
+            self.rows.append(dict(tokens=self.n, seconds=now, steps=self.steps, rss_mb=rss_mb()))
+    def end(self):
+        pass
+
+# %% ../nbs/13_gpu.ipynb #cbf83a28
+def windows(rows: list[dict]) -> list[dict]:
+    "`LongProbe.rows` -> per window: its last token, tokens/s, tau (tokens per step) and RSS."
+    out, last = [], dict(tokens=0, seconds=0.0, steps=0)
+    for r in rows:
+        n, steps = r['tokens'] - last['tokens'], r['steps'] - last['steps']
+        dt = r['seconds'] - last['seconds']
+        out.append(dict(tokens=r['tokens'], tokens_per_s=n / max(dt, 1e-9), tau=n / max(steps, 1),
+                        rss_mb=r['rss_mb']))
+        last = r
+    return out
+
+# %% ../nbs/13_gpu.ipynb #1f61b3bd
+def long_run(setup: BenchSetup, name: str, ids, ref, every: int = 100) -> dict:
+    """Method `name` generating as many tokens after `ids` as `ref` (transformers' greedy sequence) holds:
+    exact or not, seconds, tau, `windows` of `every` tokens, and its state against a fresh proposer's."""
+    method, n, probe = METHODS[name], ref.shape[1] - ids.shape[1], LongProbe(every)
+    setup = replace(setup, max_new_tokens=n)           # its own warm suffix proposers, none shared
+    proposer = method.build(setup, ref[0, ids.shape[1]:].tolist())
+    verify_fn = method.verify(setup) if method.verify else verify
+    t = time.perf_counter()
+    out = generate(setup.model, ids, proposer, max_new_tokens=n, streamer=probe, verify_fn=verify_fn)
+    seconds = time.perf_counter() - t
+    fresh = method.build(replace(setup, params={**setup.params, 'grow': False}), [])
+    generate(setup.model, out.sequences, fresh, max_new_tokens=1)      # the whole sequence as its prompt
+    return dict(method=name, exact=bool(torch.equal(out.sequences, ref)), seconds=seconds, tau=out.stats.tau,
+                windows=windows(probe.rows), state_kb=state_bytes(proposer) / 1024,
+                fresh_kb=state_bytes(fresh) / 1024)
+
+# %% ../nbs/13_gpu.ipynb #4e986bf2
+def long_bench(setup: BenchSetup, ids, max_new_tokens: int = 2000, methods=None, every: int = 100,
+               json_path=None, progress: bool = True) -> dict:
+    """transformers' greedy `generate`, then every method of ours (default: all in the registry) over
+    `max_new_tokens` after `ids`, each with `long_run`; the results (and `json_path`, written as it goes)."""
+    from tqdm.auto import tqdm
+    probe, t = LongProbe(every), time.perf_counter()
+    ref = greedy_reference(setup.model, ids, max_new_tokens, streamer=probe)
+    hf = dict(method='hf-vanilla', exact=True, seconds=time.perf_counter() - t, tau=1.0,
+              windows=windows(probe.rows))
+    res = dict(prompt_tokens=ids.shape[1], max_new_tokens=max_new_tokens,
+               new_tokens=ref.shape[1] - ids.shape[1], threads=torch.get_num_threads(), runs=[hf])
+    for name in tqdm(methods or our_methods(), desc='long runs', disable=not progress, file=sys.stderr):
+        res['runs'].append(long_run(setup, name, ids, ref, every))
+        if json_path:
+            Path(json_path).write_text(json.dumps(res, indent=1))
+    return res
+
+# %% ../nbs/13_gpu.ipynb #3b00e6f4
+def plot_long(res: dict, path=None):
+    "Tokens/s and tau against the position in the generation, one line per method."
+    import matplotlib.pyplot as plt
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for r in res['runs']:
+        x = [w['tokens'] for w in r['windows']]
+        style = dict(color='k', lw=2) if r['method'] == 'hf-vanilla' else dict(lw=1)
+        a.plot(x, [w['tokens_per_s'] for w in r['windows']], label=r['method'], **style)
+        b.plot(x, [w['tau'] for w in r['windows']], label=r['method'], **style)
+    a.set(xlabel='new tokens', ylabel='tokens/s (window of the last 100)', title='speed along the answer')
+    b.set(xlabel='new tokens', ylabel='tau (tokens per step)', title='tau along the answer')
+    b.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=110)
+    return fig

@@ -18,12 +18,11 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 # Every method's row: (name, run, its name in that run's JSON, a method of the same run to show beside it). Each
 # comes from the latest standard run (8 prompts per group, 48 prompts) that measured the method as it is now; rows
 # from older or smaller runs show a method of the same run beside them, whose standard-run row is in the table.
-ROWS = [('vanilla', 'draft_n8'), ('oracle', 'draft_n8'),
-        ('pld', 'pld_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'standard_n8', None, 'pld'),
-        ('lookahead', 'lookahead_n8', 'lookahead:pool_from_output=true'),
-        ('suffix-recycle', 'suffix_eagle_n8'), ('eagle', 'eagle_n8'), ('eagle-tree', 'eagle_n8'),
-        ('suffix-eagle', 'suffix_eagle_n8'),
-        ('draft', 'draft_n8'), ('tree', 'tree_n8'), ('medusa', 'trained_n8'), ('early-exit', 'trained_n8'),
+ROWS = [('vanilla', 'all_n8'), ('oracle', 'all_n8'),
+        ('pld', 'all_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'all_n8', None, 'pld'),
+        ('lookahead', 'all_n8'), ('suffix-recycle', 'all_n8'), ('eagle', 'eagle_n8'), ('eagle-tree', 'all_n8'),
+        ('suffix-eagle', 'all_n8'), ('draft', 'all_n8'), ('tree', 'all_n8'), ('medusa', 'all_n8'),
+        ('early-exit', 'all_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
 
