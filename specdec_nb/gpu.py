@@ -276,7 +276,7 @@ def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> boo
     about `fresh` (a new proposer's on the same context)."""
     return after <= max((1 + slack) * fresh, fresh + floor)
 
-# %% ../nbs/13_gpu.ipynb #5d78bdb7
+# %% ../nbs/13_gpu.ipynb #37419dd8
 def rss_mb() -> float | None:
     "This process's resident memory now, in MB (from Linux's `/proc`; None elsewhere)."
     try:
@@ -285,7 +285,7 @@ def rss_mb() -> float | None:
         return None
     return pages * os.sysconf('SC_PAGE_SIZE') / 2 ** 20
 
-# %% ../nbs/13_gpu.ipynb #d553625b
+# %% ../nbs/13_gpu.ipynb #00698c2c
 class LongProbe:
     """A `generate` streamer (ours or transformers'): every `every` new tokens, the seconds since the
     prompt, the steps taken (one `put` a step) and `rss_mb`."""
@@ -302,7 +302,7 @@ class LongProbe:
     def end(self):
         pass
 
-# %% ../nbs/13_gpu.ipynb #cbf83a28
+# %% ../nbs/13_gpu.ipynb #a9f91999
 def windows(rows: list[dict]) -> list[dict]:
     "`LongProbe.rows` -> per window: its last token, tokens/s, tau (tokens per step) and RSS."
     out, last = [], dict(tokens=0, seconds=0.0, steps=0)
@@ -314,7 +314,7 @@ def windows(rows: list[dict]) -> list[dict]:
         last = r
     return out
 
-# %% ../nbs/13_gpu.ipynb #1f61b3bd
+# %% ../nbs/13_gpu.ipynb #84948451
 def long_run(setup: BenchSetup, name: str, ids, ref, every: int = 100) -> dict:
     """Method `name` generating as many tokens after `ids` as `ref` (transformers' greedy sequence) holds:
     exact or not, seconds, tau, `windows` of `every` tokens, and its state against a fresh proposer's."""
@@ -331,7 +331,7 @@ def long_run(setup: BenchSetup, name: str, ids, ref, every: int = 100) -> dict:
                 windows=windows(probe.rows), state_kb=state_bytes(proposer) / 1024,
                 fresh_kb=state_bytes(fresh) / 1024)
 
-# %% ../nbs/13_gpu.ipynb #4e986bf2
+# %% ../nbs/13_gpu.ipynb #38aff371
 def long_bench(setup: BenchSetup, ids, max_new_tokens: int = 2000, methods=None, every: int = 100,
                json_path=None, progress: bool = True) -> dict:
     """transformers' greedy `generate`, then every method of ours (default: all in the registry) over
@@ -349,7 +349,7 @@ def long_bench(setup: BenchSetup, ids, max_new_tokens: int = 2000, methods=None,
             Path(json_path).write_text(json.dumps(res, indent=1))
     return res
 
-# %% ../nbs/13_gpu.ipynb #3b00e6f4
+# %% ../nbs/13_gpu.ipynb #a9be5f43
 def plot_long(res: dict, path=None):
     "Tokens/s and tau against the position in the generation, one line per method."
     import matplotlib.pyplot as plt
