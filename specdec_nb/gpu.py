@@ -24,8 +24,8 @@ from .bench import BenchSetup, run_bench, format_table
 # %% auto #0
 __all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
            'greedy_divergences', 'check_method', 'check_all_methods', 'smollm2_config', 'smollm2_tokenizer',
-           'random_model', 'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'rss_mb',
-           'LongProbe', 'StateProbe', 'flat', 'windows', 'long_run', 'long_bench', 'plot_long']
+           'random_model', 'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe',
+           'flat', 'rss_mb', 'LongProbe', 'windows', 'long_run', 'long_bench', 'plot_long']
 
 # %% ../nbs/13_gpu.ipynb #4d87b087
 def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
@@ -254,6 +254,28 @@ def state_bytes(obj) -> int:
             todo += [getattr(x, slot) for slot in getattr(type(x), '__slots__', ()) if hasattr(x, slot)]
     return total
 
+# %% ../nbs/13_gpu.ipynb #46debc72
+class StateProbe:
+    """A `generate` streamer recording `(new tokens, state_bytes(proposer))`
+    every time `every` more tokens are out."""
+    def __init__(self, proposer, every: int = 100):
+        self.proposer, self.every, self.n, self.sizes = proposer, every, None, []
+    def put(self, tokens: torch.Tensor):
+        if self.n is None:                     # the prompt comes first
+            self.n = 0
+            return
+        before, self.n = self.n, self.n + tokens.numel()
+        if self.n // self.every > before // self.every:
+            self.sizes.append((self.n, state_bytes(self.proposer)))
+    def end(self):
+        pass
+
+# %% ../nbs/13_gpu.ipynb #8bc7bce7
+def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> bool:
+    """Whether `after` (bytes of state after a generation) is
+    about `fresh` (a new proposer's on the same context)."""
+    return after <= max((1 + slack) * fresh, fresh + floor)
+
 # %% ../nbs/13_gpu.ipynb #37419dd8
 def rss_mb() -> float | None:
     "This process's resident memory now, in MB (from Linux's `/proc`; None elsewhere)."
@@ -275,30 +297,10 @@ class LongProbe:
             return
         before, self.n, self.steps = self.n, self.n + tokens.numel(), self.steps + 1
         if self.n // self.every > before // self.every:
-            self.record()
-    def record(self):
-        "One row: `every` more tokens are out."
-        now = time.perf_counter() - self.t0
-        self.rows.append(dict(tokens=self.n, seconds=now, steps=self.steps, rss_mb=rss_mb()))
+            now = time.perf_counter() - self.t0
+            self.rows.append(dict(tokens=self.n, seconds=now, steps=self.steps, rss_mb=rss_mb()))
     def end(self):
         pass
-
-# %% ../nbs/13_gpu.ipynb #46debc72
-class StateProbe(LongProbe):
-    """A `LongProbe` that also records `(new tokens, state_bytes(proposer))`
-    in `sizes` every time `every` more tokens are out."""
-    def __init__(self, proposer, every: int = 100):
-        super().__init__(every)
-        self.proposer, self.sizes = proposer, []
-    def record(self):
-        super().record()
-        self.sizes.append((self.n, state_bytes(self.proposer)))
-
-# %% ../nbs/13_gpu.ipynb #8bc7bce7
-def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> bool:
-    """Whether `after` (bytes of state after a generation) is
-    about `fresh` (a new proposer's on the same context)."""
-    return after <= max((1 + slack) * fresh, fresh + floor)
 
 # %% ../nbs/13_gpu.ipynb #a9f91999
 def windows(rows: list[dict]) -> list[dict]:
