@@ -20,7 +20,8 @@ from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smol
 # %% auto #0
 __all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
            'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
-           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result']
+           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result', 'restrict',
+           'plot_temperatures', 'iid_ceiling', 'plot_ceiling']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -160,12 +161,13 @@ import contextlib, logging, os
 # %% ../nbs/10_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     """One generation with our loop under `setup`'s settings:
-    `(new token ids, target forwards, seconds per phase)`."""
+    `(new token ids, target forwards, seconds per phase, draft tokens accepted and verified)`."""
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
                  kernels=setup.params.get('kernels', 'default'))   # --param kernels=auto: 01c_kernels' plan
-    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown
+    counts = dict(accepted=sum(o.stats.accepted), drafted=sum(o.stats.drafted))
+    return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown, counts
 
 class _NoConfigNotice(logging.Filter):
     """Drops transformers' notice about `generation_config` plus
@@ -217,6 +219,11 @@ def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple
     return [(i, m, r) for i in range(n_prompts) for r in range(repeats) for m in methods]
 
 # %% ../nbs/10_bench.ipynb #1946e9de
+def _acceptance(recs: list[dict]) -> float | None:
+    "Draft tokens accepted over draft tokens verified, summed over `recs` (None: nothing was drafted)."
+    n = sum(r.get('drafted') or 0 for r in recs)
+    return sum(r.get('accepted') or 0 for r in recs) / n if n else None
+
 def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     ok = [r for r in recs if r.get('error') is None]
     secs, toks = sum(r['seconds'] for r in ok), sum(r['new_tokens'] for r in ok)
@@ -224,7 +231,7 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
     out = dict(n=len(ok), new_tokens=toks, seconds=round(secs, 4),
                tokens_per_s=toks / secs if secs > 0 else None,
                tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None,
-               speedup=None, exact=None)
+               speedup=None, exact=None, acceptance=_acceptance(ok))
     if ok and all(r.get('phases') for r in ok):   # where our steps' time went, summed over the prompts
         out['phases'] = {p: round(sum(r['phases'][p] for r in ok), 4) for p in ok[0]['phases']}
         work = out['phases'].get('target_forward', 0) + out['phases'].get('draft_forward', 0)
@@ -311,11 +318,13 @@ def check_methods(methods: list[str]):
 def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
     try:
-        toks, fw, *times = runner(method)(setup, ids, future)
+        toks, fw, *extra = runner(method)(setup, ids, future)   # ours add phases and draft counts
     except Exception as e:
         return dict(seconds=0.0, new_tokens=0, forwards=None, tokens=[], error=f'{type(e).__name__}: {e}')
     out = dict(seconds=time.perf_counter() - t, new_tokens=len(toks), forwards=fw, tokens=toks, error=None)
-    return dict(out, phases=times[0]) if times and times[0] else out
+    if extra and extra[0]:
+        out['phases'] = extra[0]
+    return dict(out, **extra[1]) if len(extra) > 1 else out
 
 # %% ../nbs/10_bench.ipynb #19aa007b
 def _prepare(setup, methods, prompts, limit):
@@ -342,7 +351,8 @@ def _futures(setup, rows, methods, progress=False):
 def _config(setup, methods, prompts, limit, repeats, n):
     return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n,
                 repeats=repeats, max_new_tokens=setup.max_new_tokens, temperature=setup.temperature,
-                seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers, params=setup.params,
+                top_p=setup.top_p, seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers,
+                params=setup.params,
                 model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
                 device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
@@ -443,10 +453,11 @@ def _fmt(x, f='{:.2f}'): return '-' if x is None else f.format(x)
 def format_table(result: dict) -> str:
     "The terminal table: overall metrics per method, then speedup per group."
     ms = result['methods']
-    lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'decode':>7} {'tau':>6} {'exact':>6} {'errors':>6}"]
+    lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'decode':>7} {'tau':>6} {'accept':>6} "
+             f"{'exact':>6} {'errors':>6}"]
     for m, r in ms.items():
         lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} "
-                     f"{_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} "
+                     f"{_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r.get('acceptance')):>6} "
                      f"{_fmt(r['exact']):>6} {len(r['errors']):>6}")
     groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
     w = max([11] + [len(g) for g in groups])                                   # group names in full
@@ -487,5 +498,69 @@ def plot_result(result: dict, path=None):
     fig.tight_layout()
     if path:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110)
+    return fig
+
+# %% ../nbs/10_bench.ipynb #e1e71fb2
+def restrict(result: dict, question_ids) -> dict:
+    "`result` summarized again over the prompts in `question_ids` only, from its stored records."
+    keep = set(question_ids)
+    recs = [r for r in result['records'] if r['question_id'] in keep]
+    return dict(result, records=recs, methods=summarize(recs, greedy=False))
+
+def _setting(config: dict) -> str:
+    t, p = config.get('temperature') or 0, config.get('top_p', 1.0)
+    return 'greedy' if t == 0 else f'T={t:g}' + (f', top-p {p:g}' if p < 1 else '')
+
+# %% ../nbs/10_bench.ipynb #5c99a705
+def plot_temperatures(runs: list[dict], path=None):
+    "Speedup (left) and tau (right) of each method present in every one of `runs`, against their temperature."
+    import matplotlib.pyplot as plt
+    runs = sorted(runs, key=lambda r: r['config'].get('temperature') or 0)
+    xs = [r['config'].get('temperature') or 0 for r in runs]
+    names = [m for m in runs[0]['methods']
+             if m != 'hf-vanilla' and all(r['methods'].get(m, {}).get('speedup') for r in runs)]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    for ax, key, what in zip(axes, ('speedup', 'tau'), ('speedup vs hf-vanilla', 'tau (tokens / forward)')):
+        for j, m in enumerate(names):   # tab20: a colour of its own for each of up to 20 methods
+            ax.plot(xs, [r['methods'][m][key] for r in runs], marker='os^D'[j % 4],
+                    color=plt.cm.tab20(j % 20), label=m)
+        ax.set_xticks(xs, [_setting(r['config']) for r in runs])
+        ax.set_ylabel(what)
+    axes[0].axhline(1, color='k', lw=0.8)
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=110)
+    return fig
+
+# %% ../nbs/10_bench.ipynb #4a112dbf
+def iid_ceiling(alpha: float, cost: list[float]) -> tuple[float, int]:
+    """`(speedup, k)`: the best tokens per unit of time, over chain lengths `k`, of a free drafter whose
+    tokens are each accepted with probability `alpha` (independently), on cost curve `cost` (T(n)/T(1))."""
+    return max((sum(alpha ** i for i in range(k + 1)) / cost[k], k) for k in range(len(cost)))
+
+# %% ../nbs/10_bench.ipynb #f00aea08
+def plot_ceiling(runs: list[dict], path=None):
+    """`iid_ceiling` against the acceptance rate (on the first run's cost
+    curve), and each run's methods as points."""
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    alphas = [i / 100 for i in range(96)]
+    ax.plot(alphas, [iid_ceiling(a, runs[0]['config']['cost_curve'])[0] for a in alphas], 'k-', lw=1,
+            label='ceiling: a free drafter, acceptance independent per token')
+    for r, marker in zip(runs, 'os^D'):
+        pts = {m: x for m, x in r['methods'].items() if x.get('acceptance') is not None and x.get('speedup')}
+        ax.scatter([x['acceptance'] for x in pts.values()], [x['speedup'] for x in pts.values()],
+                   marker=marker, label=_setting(r['config']))
+        for m, x in pts.items():
+            ax.annotate(m, (x['acceptance'], x['speedup']), fontsize=6, xytext=(3, 2),
+                        textcoords='offset points')
+    ax.axhline(1, color='gray', lw=0.6)
+    ax.set_xlabel('acceptance rate (draft tokens accepted / verified)')
+    ax.set_ylabel('speedup vs hf-vanilla')
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    if path:
         fig.savefig(path, dpi=110)
     return fig

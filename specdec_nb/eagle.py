@@ -5,6 +5,7 @@
 # %% ../nbs/09c_eagle.ipynb #2bd8b2f9
 from __future__ import annotations
 import copy, math
+from dataclasses import replace
 from pathlib import Path
 import torch
 from torch import nn
@@ -107,7 +108,8 @@ class EagleProposer(Proposer):
             raise ValueError("this EAGLE head was built on another model: "
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
-        self.feats = [] if req.hidden is None else [req.hidden]
+        self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
+        self.req = replace(req, hidden=None)                     # so once fed, the prompt's are let go
         self.costs = _cost(req.model, self.max_k, self.cost)   # 06b_suffix's: given or measured
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
@@ -127,11 +129,11 @@ def _catch_up(self: EagleProposer, tokens: list[int]) -> torch.Tensor | None:
     "Feed the true features `f(j), x(j+1)` not yet in the cache; the predicted feature after the last one."
     n = len(tokens)
     if n - 1 <= self.n_true: return None                     # nothing known yet (a one-token prompt)
-    f = torch.cat(self.feats) if len(self.feats) > 1 else self.feats[0]
-    self.feats = [f]
+    f = torch.cat(self.feats) if len(self.feats) > 1 else self.feats[0]   # positions n_true, n_true + 1, ...
+    m = n - 1 - self.n_true                                  # all but the root's are fed now
     ids = torch.tensor(tokens[self.n_true + 1: n], device=f.device)
-    h = self._run(f[self.n_true: n - 1], ids, torch.arange(self.n_true, n - 1, device=f.device))
-    self.n_true = n - 1
+    h = self._run(f[:m], ids, torch.arange(self.n_true, n - 1, device=f.device))
+    self.feats, self.n_true = [f[m:].clone()], n - 1          # a copy: the fed rows' storage is let go
     return h[-1]
 
 # %% ../nbs/09c_eagle.ipynb #16bc77cb

@@ -4,16 +4,16 @@
 
 # %% ../nbs/13_gpu.ipynb #11dbed7d
 from __future__ import annotations
-import collections, json, math, os, platform, sys, time, types
+import collections, itertools, json, math, os, platform, sys, time, types
 from dataclasses import replace
 from pathlib import Path
 import numpy as np
 import torch
 from transformers.cache_utils import Cache
-from .core import verify
-from .models import tiny_llama, tiny_qwen2, tiny_gpt2, truncated_model, smollm2_gguf_path, _dtype
+from .core import Sampling, verify
+from .models import tiny_llama, tiny_qwen2, tiny_gpt2, truncated_model, smollm2_gguf_path, _dtype, vocab_size
 from .engine import generate, forward_times
-from .testing import greedy_reference
+from .testing import greedy_reference, exact_two_token_dist, sampling_check
 from .medusa import MedusaHeads
 from .selfspec import ExitAdapter
 from .eagle import EagleHead
@@ -23,9 +23,10 @@ from .bench import BenchSetup, run_bench, format_table
 
 # %% auto #0
 __all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
-           'greedy_divergences', 'check_method', 'check_all_methods', 'smollm2_config', 'smollm2_tokenizer',
-           'random_model', 'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe',
-           'flat', 'rss_mb', 'LongProbe', 'windows', 'long_run', 'long_bench', 'plot_long']
+           'greedy_divergences', 'check_method', 'check_all_methods', 'lookup_prompt', 'sampled_methods',
+           'check_all_sampling', 'smollm2_config', 'smollm2_tokenizer', 'random_model', 'untrained_methods',
+           'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe', 'flat', 'rss_mb', 'LongProbe',
+           'windows', 'long_run', 'long_bench', 'plot_long']
 
 # %% ../nbs/13_gpu.ipynb #4d87b087
 def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
@@ -141,6 +142,34 @@ def check_all_methods(device='cpu', dtype='fp32', archs=tuple(ARCHS), names=None
     if failed and strict:
         raise AssertionError(f"{len(failed)} failed in {dtype} on {device}:\n" + '\n'.join(failed))
     return rows
+
+# %% ../nbs/13_gpu.ipynb #163874fb
+def lookup_prompt(model, s: Sampling) -> torch.Tensor:
+    """The first prompt `a b c a b c a b` (distinct tokens) after which, under `s`, the target's
+    next two tokens are `c a` with probability 0.2-0.8 each: the lookup drafters draft them,
+    and the target sometimes agrees."""
+    for a, b, c in itertools.permutations(range(vocab_size(model)), 3):
+        ids = torch.tensor([[a, b, c, a, b, c, a, b]])
+        ex = exact_two_token_dist(model, ids, s)
+        if 0.2 <= ex.sum(1)[c] <= 0.8 and 0.2 <= ex[c, a] / ex.sum(1)[c] <= 0.8: return ids
+    raise ValueError("no prompt a b c a b c a b with a likely but uncertain continuation c a for this model")
+
+def sampled_methods() -> list[str]:
+    "Our methods that must sample exactly as the target: all but `vanilla` (no draft) and the lossy ones."
+    return [n for n in our_methods() if n != 'vanilla' and 'lossy' not in n]
+
+# %% ../nbs/13_gpu.ipynb #c54fd89a
+def check_all_sampling(model, n: int = 600, seed: int = 7, names=None, **kw) -> dict:
+    """`02a_testing`'s `sampling_check` (negative control min(1, q/p)) of every method in
+    `sampled_methods()` (or `names`) on `model` under sampling settings `kw`: the p-values."""
+    ids = lookup_prompt(model, Sampling(do_sample=True, **kw))
+    future = greedy_reference(model, ids, 8)[0, ids.shape[1]:].tolist()   # what the oracle knows
+    out = {}
+    for name in names or sampled_methods():
+        setup = tiny_setup(name, model, 2)
+        out[name] = sampling_check(model, ids, lambda: METHODS[name].build(setup, future), n, seed,
+                                   label=name, **kw)
+    return out
 
 # %% ../nbs/13_gpu.ipynb #93025e33
 def smollm2_config(tiny: bool = False):
