@@ -501,7 +501,7 @@ def plot_result(result: dict, path=None):
         fig.savefig(path, dpi=110)
     return fig
 
-# %% ../nbs/10_bench.ipynb #e1e71fb2
+# %% ../nbs/10_bench.ipynb #8115f7c6
 def restrict(result: dict, question_ids) -> dict:
     "`result` summarized again over the prompts in `question_ids` only, from its stored records."
     keep = set(question_ids)
@@ -512,7 +512,7 @@ def _setting(config: dict) -> str:
     t, p = config.get('temperature') or 0, config.get('top_p', 1.0)
     return 'greedy' if t == 0 else f'T={t:g}' + (f', top-p {p:g}' if p < 1 else '')
 
-# %% ../nbs/10_bench.ipynb #5c99a705
+# %% ../nbs/10_bench.ipynb #2e8e6b29
 def plot_temperatures(runs: list[dict], path=None):
     "Speedup (left) and tau (right) of each method present in every one of `runs`, against their temperature."
     import matplotlib.pyplot as plt
@@ -534,13 +534,13 @@ def plot_temperatures(runs: list[dict], path=None):
         fig.savefig(path, dpi=110)
     return fig
 
-# %% ../nbs/10_bench.ipynb #4a112dbf
+# %% ../nbs/10_bench.ipynb #06d2a493
 def iid_ceiling(alpha: float, cost: list[float]) -> tuple[float, int]:
     """`(speedup, k)`: the best tokens per unit of time, over chain lengths `k`, of a free drafter whose
     tokens are each accepted with probability `alpha` (independently), on cost curve `cost` (T(n)/T(1))."""
     return max((sum(alpha ** i for i in range(k + 1)) / cost[k], k) for k in range(len(cost)))
 
-# %% ../nbs/10_bench.ipynb #f00aea08
+# %% ../nbs/10_bench.ipynb #45ec2949
 def plot_ceiling(runs: list[dict], path=None):
     """`iid_ceiling` against the acceptance rate (on the first run's cost
     curve), and each run's methods as points."""

@@ -143,7 +143,7 @@ def check_all_methods(device='cpu', dtype='fp32', archs=tuple(ARCHS), names=None
         raise AssertionError(f"{len(failed)} failed in {dtype} on {device}:\n" + '\n'.join(failed))
     return rows
 
-# %% ../nbs/13_gpu.ipynb #163874fb
+# %% ../nbs/13_gpu.ipynb #39e71079
 def lookup_prompt(model, s: Sampling) -> torch.Tensor:
     """The first prompt `a b c a b c a b` (distinct tokens) after which, under `s`, the target's
     next two tokens are `c a` with probability 0.2-0.8 each: the lookup drafters draft them,
@@ -158,7 +158,7 @@ def sampled_methods() -> list[str]:
     "Our methods that must sample exactly as the target: all but `vanilla` (no draft) and the lossy ones."
     return [n for n in our_methods() if n != 'vanilla' and 'lossy' not in n]
 
-# %% ../nbs/13_gpu.ipynb #c54fd89a
+# %% ../nbs/13_gpu.ipynb #bc6f9721
 def check_all_sampling(model, n: int = 600, seed: int = 7, names=None, **kw) -> dict:
     """`02a_testing`'s `sampling_check` (negative control min(1, q/p)) of every method in
     `sampled_methods()` (or `names`) on `model` under sampling settings `kw`: the p-values."""
