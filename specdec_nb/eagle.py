@@ -5,7 +5,6 @@
 # %% ../nbs/09c_eagle.ipynb #2bd8b2f9
 from __future__ import annotations
 import copy, math
-from dataclasses import replace
 from pathlib import Path
 import torch
 from torch import nn
@@ -109,7 +108,6 @@ class EagleProposer(Proposer):
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
-        self.req = replace(req, hidden=None)                     # so once fed, the prompt's are let go
         self.costs = _cost(req.model, self.max_k, self.cost)   # 06b_suffix's: given or measured
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import hashlib, inspect, json, os, platform, sys, time, weakref
 from pathlib import Path
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
@@ -339,8 +339,10 @@ class Proposer:
     "Base class of drafters: `propose` drafts; `reset` and `update` keep whatever state a drafter needs."
     needs: frozenset = frozenset()       # what it reads from the target: a subset of {'logits', 'hidden'}
     def reset(self, req: Request):
-        "Start a request: the base keeps `req` and its sampling settings, generator and device."
-        self.req, self.sampling, self.generator, self.device = req, req.sampling, req.generator, req.device
+        """Start a request: the base keeps `req` (without the prompt's hidden states, which a proposer
+        that needs them takes in its own `reset`) and its sampling settings, generator and device."""
+        self.req, self.sampling = replace(req, hidden=None), req.sampling
+        self.generator, self.device = req.generator, req.device
     def propose(self, tokens: list[int], budget: int) -> Draft | None:
         "A draft of at most `budget` tokens deep after `tokens` (whose last one is the root), or None."
         raise NotImplementedError

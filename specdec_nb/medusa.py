@@ -119,7 +119,8 @@ class MedusaProposer(Proposer):
     def draft_modules(self): return [self.heads]
     def reset(self, req: Request):
         super().reset(req)
-        self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1]
+        # a copy, not a view that would keep the prompt's states alive
+        self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1].clone()
     def update(self, fb: Feedback):
         self.last_hidden = fb.hidden[-1]
     def propose(self, tokens, budget):
