@@ -165,7 +165,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
-                 kernels=setup.params.get('kernels', 'default'))   # --param kernels=auto: 01c_kernels' plan
+                 kernels=setup.params.get('kernels', 'fast'))   # --param kernels=linear|exact: 01c_kernels
     counts = dict(accepted=sum(o.stats.accepted), drafted=sum(o.stats.drafted))
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown, counts
 
@@ -288,7 +288,8 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     """One prompt's prefill time, and T(1), T(k+1) at its context
     half-way through the answer: what the oracle's ceiling is made of."""
     ctx = ids.shape[1] + setup.max_new_tokens // 2
-    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps)
+    kernels = setup.params.get('kernels', 'fast')
+    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, kernels=kernels)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
 # %% ../nbs/10_bench.ipynb #a8487557
@@ -352,7 +353,7 @@ def _config(setup, methods, prompts, limit, repeats, n):
     return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n,
                 repeats=repeats, max_new_tokens=setup.max_new_tokens, temperature=setup.temperature,
                 top_p=setup.top_p, seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers,
-                params=setup.params,
+                params=setup.params, kernels=setup.params.get('kernels', 'fast'),
                 model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
                 device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
@@ -383,7 +384,7 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
            for m in methods):
         # the forward-cost curve cost-aware drafters plan with: measured once, never timed
-        curve = cost_curve(setup.model)
+        curve = cost_curve(setup.model, kernels=setup.params.get('kernels', 'fast'))
         if progress:
             print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}'
                                                             for n in (2, 4, 8, 16)), file=sys.stderr)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import hashlib, inspect, json, os, platform, sys, time, weakref
+import contextlib, hashlib, inspect, json, os, platform, sys, time, weakref
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 import torch
@@ -16,9 +16,9 @@ from torch import nn
 from .kernels import FastLinears, shape_plan
 
 # %% auto #0
-__all__ = ['PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible',
-           'cost_curve', 'fast_kernels', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft',
-           'next_length', 'GenerateOutput', 'generate', 'DraftClock']
+__all__ = ['KERNEL_MODES', 'PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key',
+           'plausible', 'cost_curve', 'fast_kernels', 'kernel_plan', 'Stats', 'Request', 'Feedback', 'Proposer',
+           'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -109,10 +109,10 @@ def commit(self: Target, d: Draft | None, path: list[int]):
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'default') -> list[float]:
-    """Median seconds of one forward over `n` new tokens after
-    `context` cached tokens, for each `n` in `ns` (interleaved)."""
-    with FastLinears(model, fast_kernels(model) if kernels == 'auto' and model.device.type == 'cpu' else {}):
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'fast') -> list[float]:
+    """Median seconds of one forward over `n` new tokens after `context` cached
+    tokens, for each `n` in `ns` (interleaved), with the `kernels` plan."""
+    with FastLinears(model, kernel_plan(model, kernels)):
         return _forward_times(model, context, ns, reps)
 
 def _forward_times(model, context: int, ns, reps: int) -> list[float]:
@@ -179,15 +179,17 @@ def _store(name: str, values: dict):
 def plausible(c: list[float]) -> bool:
     """Whether a cost curve can be a quiet machine's: n tokens
     cost no less than ~one and no more than ~n single steps."""
-    return all(0.9 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
+    return all(0.75 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
 
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
-               verbose: bool = True) -> list[float]:
+               verbose: bool = True, kernels: str | None = None) -> list[float]:
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17)
     once per model architecture and machine, with a line on stderr, then kept in memory and in
     `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
-    `plausible`: another process took the cores) is measured once more, and never stored."""
-    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context}'
+    `plausible`: another process took the cores) is measured once more, and never stored. The forwards
+    run with the `kernels` plan: by default the one `generate` runs `model` with now, else `'fast'`."""
+    kernels = kernels or _ACTIVE.get(model, 'fast')
+    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
@@ -198,7 +200,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
                   flush=True)
         room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
         for attempt in range(2):
-            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps)
+            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps, kernels=kernels)
             c = [t / ts[0] for t in ts]
             if plausible(c): break
         if plausible(c):
@@ -210,25 +212,36 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     return c[:k + 1]
 
 # %% ../nbs/02_engine.ipynb #7dc01814
-_PLANS = weakref.WeakKeyDictionary()   # model -> its plan
+_PLANS = weakref.WeakKeyDictionary()   # model -> {exact: its plan}
+_ACTIVE = weakref.WeakKeyDictionary()  # model -> the `kernels` that `generate` runs it with now
+KERNEL_MODES = ('fast', 'exact', 'linear')
 
-def fast_kernels(model, max_rows: int = 24, verbose: bool = True) -> dict:
-    """`01c_kernels`' plan for `model`'s bias-free linear layers,
-    per weight shape and machine, kept in `cache_dir()`."""
-    if model in _PLANS: return _PLANS[model]
+def fast_kernels(model, max_rows: int = 24, verbose: bool = True, exact: bool = True) -> dict:
+    """`01c_kernels`' plan (`exact` or not) for `model`'s bias-free linear
+    layers, per weight shape and machine, kept in `cache_dir()`."""
+    plans = _PLANS.setdefault(model, {})
+    if exact in plans: return plans[exact]
     stored, where, plan, new = _stored('kernel_plans.json'), machine_key(model.device), {}, {}
     bias_free = [m for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None]
     shapes = {tuple(m.weight.shape): m.weight.detach() for m in bias_free}
     for shape, w in shapes.items():
-        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows} | {where}'
+        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows}{"" if exact else " close"} | {where}'
         if key not in stored and verbose and not new:
-            print('specdec: choosing the fastest exact matrix product '
+            print(f'specdec: choosing the fastest {"exact " if exact else ""}matrix product '
                   'per layer shape, once for this machine ...', file=sys.stderr)
-        plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows))
+        plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows, exact=exact))
     if new:
         _store('kernel_plans.json', new)
-    _PLANS[model] = plan
+    plans[exact] = plan
     return plan
+
+def kernel_plan(model, kernels: str = 'fast') -> dict:
+    "The plan for `kernels` (one of `KERNEL_MODES`): none for `'linear'` or off the CPU."
+    if kernels not in KERNEL_MODES:
+        raise ValueError(f"kernels must be one of {', '.join(KERNEL_MODES)}; got {kernels!r}")
+    if kernels == 'linear' or model.device.type != 'cpu':
+        return {}
+    return fast_kernels(model, exact=kernels == 'exact')
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -426,19 +439,22 @@ class GenerateOutput:
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             kernels: str = 'default') -> GenerateOutput:
+             kernels: str = 'fast') -> GenerateOutput:
     "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
     s = Sampling(do_sample, temperature, top_k, top_p)
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
-    if kernels not in ('auto', 'default'):
-        raise ValueError(f"kernels must be 'auto' or 'default', got {kernels!r}")
-    # opt-in: 01c_kernels' plan (probe-checked, not proven exact)
-    fast = kernels == 'auto' and model.device.type == 'cpu'
-    with FastLinears(model, fast_kernels(model) if fast else {}):
-        return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn)
+    plan = kernel_plan(model, kernels)                        # 01c_kernels' plan for this machine
+    with FastLinears(model, plan):
+        _ACTIVE[model] = kernels                              # cost-aware drafters plan with its curve
+        try:
+            return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
+                             plan)
+        finally:
+            _ACTIVE.pop(model, None)
 
-def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn) -> GenerateOutput:
-    "The loop of `generate` on a checked request."
+def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
+              plan) -> GenerateOutput:
+    "The loop of `generate` on a checked request; the drafter's layers of the target's shapes use `plan` too."
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
         target = proposer.make_target(model) if proposer is not None else Target(model)
@@ -450,12 +466,16 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
             streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
         target.times = dict(mask=0.0, target_forward=0.0)      # the steps' own, without the prefill
+        drafts = contextlib.ExitStack()
         if proposer is not None:
             loop.clock = DraftClock(proposer.draft_modules(), stats.times)
+            for m in proposer.draft_modules():
+                drafts.enter_context(FastLinears(m, plan))
         try:
             while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
                 pass
         finally:
+            drafts.close()
             if loop.clock is not None:
                 loop.clock.remove()
     if streamer is not None:

@@ -18,11 +18,11 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 # Every method's row: (name, run, its name in that run's JSON, a method of the same run to show beside it). Each
 # comes from the latest standard run (8 prompts per group, 48 prompts) that measured the method as it is now; rows
 # from older or smaller runs show a method of the same run beside them, whose standard-run row is in the table.
-ROWS = [('vanilla', 'all_n8'), ('oracle', 'all_n8'),
-        ('pld', 'all_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'all_n8', None, 'pld'),
-        ('lookahead', 'all_n8'), ('suffix-recycle', 'all_n8'), ('eagle', 'eagle_n8'), ('eagle-tree', 'all_n8'),
-        ('suffix-eagle', 'all_n8'), ('draft', 'all_n8'), ('tree', 'all_n8'), ('medusa', 'all_n8'),
-        ('early-exit', 'all_n8'),
+ROWS = [('vanilla', 'fast_n8'), ('oracle', 'fast_learned_n8'),
+        ('pld', 'fast_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
+        ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'fast_n8'), ('eagle', 'eagle_n8', None, 'eagle-tree'),
+        ('eagle-tree', 'fast_learned_n8'), ('suffix-eagle', 'fast_n8'), ('draft', 'fast_learned_n8'),
+        ('tree', 'fast_learned_n8'), ('medusa', 'fast_learned_n8'), ('early-exit', 'fast_learned_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
 
@@ -35,7 +35,8 @@ def summary_rows(rows=ROWS) -> list[dict]:
         res = _run(run); m = res['methods'][key or name]
         out.append(dict(method=name, run=run, prompts=res['config']['n_prompts'], speedup=m['speedup'], tau=m['tau'],
                         exact=m['exact'], groups={g: m['per_category'].get(g, {}).get('speedup') for g in GROUPS},
-                        beside=beside and (beside, res['methods'][beside]['speedup'])))
+                        beside=beside and (beside, res['methods'][beside]['speedup']),
+                        kernels=res['config'].get('kernels', 'linear')))
     return out
 
 def _x(v, f='{:.2f}×'): return '-' if v is None else f.format(v)
@@ -47,6 +48,7 @@ def summary_table(rows: list[dict]) -> str:
     for r in rows:
         cells = [f"`{r['method']}`", f"**{_x(r['speedup'])}**", _x(r['tau'], '{:.2f}'), _x(r['exact'], '{:.0%}')]
         beside = f", beside `{r['beside'][0]}` {_x(r['beside'][1])}" if r['beside'] else ''
+        beside += ', `F.linear`' if r['kernels'] == 'linear' and not r['method'].startswith('hf-') else ''
         cells += [_x(r['groups'][g]) for g in GROUPS] + [f"`{r['run']}` ({r['prompts']}){beside}"]
         lines.append('| ' + ' | '.join(cells) + ' |')
     return '\n'.join(lines)
@@ -72,7 +74,8 @@ def summary_markdown(figure: bool = True) -> str:
     return (summary_table(rows) + '\n\nSpeedup is against `hf-vanilla` (transformers\' `generate`) in the same run; tau is tokens per target '
             'forward; exact is the share of prompts whose output is token-for-token `hf-vanilla`\'s. The run column names the JSON in '
             '`bench_results/` and its number of prompts; a row from an older or smaller run shows a method measured beside it, '
-            'for scale. `10_bench` tells each run\'s story.\n\n![speedup per method, with each group\'s as a dot](bench_results/summary.png)')
+            'for scale; `F.linear` marks a run of ours made before the packed weights of `01c_kernels` became the default, '
+            'whose speedup the default would raise (in `fast_n8` our `vanilla` alone is 1.53×). `10_bench` tells each run\'s story.\n\n![speedup per method, with each group\'s as a dot](bench_results/summary.png)')
 
 def _fill(nb, start: str, end: str, text: str):
     "Put `text` between the markers `start` and `end` of the notebook cell that holds them."
