@@ -10,6 +10,7 @@ from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, _cache_kw, next_length
+from .kernels import rows_product
 
 # %% auto #0
 __all__ = ['check_same_vocab', 'vocab_head', 'draft_logits', 'DraftModelProposer']
@@ -37,7 +38,7 @@ def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) ->
         logits = model(x, **keep, **kw).logits[0]
         return logits[-1] if last else logits
     hidden = model.base_model(x, **kw).last_hidden_state[0]
-    return (hidden[-1] if last else hidden) @ head.T
+    return rows_product(hidden[-1] if last else hidden, head)   # 01c_kernels: packed where it can
 
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):

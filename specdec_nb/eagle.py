@@ -12,6 +12,7 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths
 from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
+from .kernels import rows_product
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 from .suffix import best_size, _cost
@@ -71,7 +72,7 @@ def forward(self: EagleHead, feats: torch.Tensor, next_ids: torch.Tensor, **kw) 
 @patch
 def logits(self: EagleHead, h: torch.Tensor) -> torch.Tensor:
     "Scores of the reduced vocabulary (or the full one) for predicted features `h`."
-    return self.lm_head(h) if self.vocab is None else h @ self.rows.T
+    return self.lm_head(h) if self.vocab is None else rows_product(h, self.rows)   # 01c_kernels
 
 # %% ../nbs/09c_eagle.ipynb #e05471e4
 EAGLE_FORMAT = 'specdec_nb eagle 1'

@@ -11,7 +11,8 @@ from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
 
 # %% auto #0
-__all__ = ['KERNELS', 'can_pack', 'packed', 'exact_kernels', 'close_kernels', 'fastest_kernel', 'shape_plan', 'FastLinears']
+__all__ = ['KERNELS', 'can_pack', 'packed', 'rows_product', 'exact_kernels', 'close_kernels', 'fastest_kernel', 'shape_plan',
+           'FastLinears']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -45,6 +46,14 @@ def _packed_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
 
 if torch.backends.mkldnn.is_available():
     KERNELS['packed'] = _packed_linear
+
+# %% ../nbs/01c_kernels.ipynb #39f80513
+def rows_product(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    "`x W^T` for a drafter's own weight `w` `(out, in)`: packed where it can run, else `x @ w.T`."
+    grad = torch.is_grad_enabled() and (x.requires_grad or w.requires_grad)   # training: autograd's product
+    if grad or not (can_pack(w) and x.device.type == 'cpu' and x.dtype == w.dtype):
+        return x @ w.T
+    return _packed_linear(x.reshape(-1, x.shape[-1]), w).reshape(*x.shape[:-1], w.shape[0])
 
 # %% ../nbs/01c_kernels.ipynb #278f1a6b
 @torch.inference_mode()
