@@ -8,7 +8,7 @@ import json, math, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, forward_times
+from .engine import generate, forward_times, PHASES
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
 from .registry import METHODS, Method, exit_layer
@@ -20,7 +20,7 @@ from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smol
 # %% auto #0
 __all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
            'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
-           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result', 'restrict',
+           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result', 'plot_phases', 'restrict',
            'plot_temperatures', 'iid_ceiling', 'plot_ceiling']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
@@ -56,6 +56,10 @@ class BenchSetup:
     skip: list | None = None                     # the layers `layer-skip` leaves out
     why_missing: str = ''
     top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
+    @property
+    def kernels(self) -> str:
+        "The products our methods run with: `--param kernels=linear|exact`, else `'fast'` (`01c_kernels`)."
+        return self.params.get('kernels', 'fast')
     @property
     def draft(self):
         """The draft model: given, else the shipped distilled draft when it fits the target
@@ -165,7 +169,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
-                 kernels=setup.params.get('kernels', 'fast'))   # --param kernels=linear|exact: 01c_kernels
+                 kernels=setup.kernels)
     counts = dict(accepted=sum(o.stats.accepted), drafted=sum(o.stats.drafted))
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown, counts
 
@@ -288,7 +292,7 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     """One prompt's prefill time, and T(1), T(k+1) at its context
     half-way through the answer: what the oracle's ceiling is made of."""
     ctx = ids.shape[1] + setup.max_new_tokens // 2
-    kernels = setup.params.get('kernels', 'fast')
+    kernels = setup.kernels
     t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, kernels=kernels)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
@@ -353,7 +357,7 @@ def _config(setup, methods, prompts, limit, repeats, n):
     return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n,
                 repeats=repeats, max_new_tokens=setup.max_new_tokens, temperature=setup.temperature,
                 top_p=setup.top_p, seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers,
-                params=setup.params, kernels=setup.params.get('kernels', 'fast'),
+                params=setup.params, kernels=setup.kernels,
                 model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
                 device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
@@ -384,7 +388,7 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
            for m in methods):
         # the forward-cost curve cost-aware drafters plan with: measured once, never timed
-        curve = cost_curve(setup.model, kernels=setup.params.get('kernels', 'fast'))
+        curve = cost_curve(setup.model, kernels=setup.kernels)
         if progress:
             print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}'
                                                             for n in (2, 4, 8, 16)), file=sys.stderr)
@@ -499,6 +503,26 @@ def plot_result(result: dict, path=None):
     fig.tight_layout()
     if path:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110)
+    return fig
+
+# %% ../nbs/10_bench.ipynb #8b21522b
+def plot_phases(result: dict, path=None):
+    "Each method of ours: the share of its decoding time per phase (`PHASES`), overhead hatched."
+    import matplotlib.pyplot as plt
+    ms = {m: r['phases'] for m, r in result['methods'].items() if r.get('phases')}
+    if not ms: raise ValueError("no method of ours in this result: only ours record phases")
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(ms) + 1.4))
+    left = [0.0] * len(ms)
+    for p in PHASES:
+        share = [ph.get(p, 0.0) / (sum(ph.values()) or 1) for ph in ms.values()]
+        ax.barh(list(ms), share, left=left, label=p, hatch=None if p.endswith('forward') else '//')
+        left = [a + b for a, b in zip(left, share)]
+    ax.set(xlim=(0, 1), xlabel='share of the decoding time')
+    ax.invert_yaxis()                                   # the first method on top
+    ax.legend(fontsize=7, ncol=4, loc='upper center', bbox_to_anchor=(0.5, -0.25))
+    fig.tight_layout()
+    if path:
         fig.savefig(path, dpi=110)
     return fig
 

@@ -113,11 +113,16 @@ def _check_finite(bad: int):
         raise ValueError("NaN in the target's logits: the model produced "
                          "invalid scores (an fp16 overflow? try bf16 or fp32)")
 
+def _argmax_checked(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each row's argmax `(m,)` and `(1,)` 1 if a row holds a NaN: argmax points at a NaN when
+    its row has one, so reading the chosen scores finds it without scanning every logit."""
+    best = logits.argmax(-1)
+    return best, logits.gather(-1, best[:, None]).isnan().any().reshape(1).long()
+
 # %% ../nbs/00_core.ipynb #c41d063e
 def _greedy_chain(d: Draft, logits: torch.Tensor) -> Verdict:
     n = d.n_verify
-    best = logits[: n + 1].argmax(-1)                        # the target's token at the root and each node
-    has_nan = torch.isnan(logits[: n + 1]).any().reshape(1).long()
+    best, has_nan = _argmax_checked(logits[: n + 1])         # the target's token at the root and each node
     fetched = torch.cat([best, d.tokens[:n].to(best.device), has_nan]).tolist()   # one copy to the host
     _check_finite(fetched[-1])
     best, toks = fetched[: n + 1], fetched[n + 1: 2 * n + 1]
@@ -168,8 +173,7 @@ def _children(d: Draft) -> dict:
 
 def _greedy_tree(d: Draft, logits: torch.Tensor) -> Verdict:
     n = d.n_verify
-    best = logits[: n + 1].argmax(-1)                        # the target's token at the root and each node
-    has_nan = torch.isnan(logits[: n + 1]).any().reshape(1).long()
+    best, has_nan = _argmax_checked(logits[: n + 1])         # the target's token at the root and each node
     fetched = torch.cat([best, d.tokens[:n].to(logits.device), has_nan]).tolist()   # one copy to the host
     _check_finite(fetched[-1])
     best, toks, ch = fetched[: n + 1], fetched[n + 1: 2 * n + 1], _children(d)

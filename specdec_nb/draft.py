@@ -10,7 +10,7 @@ from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, _cache_kw, next_length
-from .kernels import rows_product
+from .kernels import RowsHead
 
 # %% auto #0
 __all__ = ['check_same_vocab', 'vocab_head', 'draft_logits', 'DraftModelProposer']
@@ -25,9 +25,9 @@ def check_same_vocab(target, draft):
                          f"target's ({vt} tokens): they must share a tokenizer")
 
 # %% ../nbs/03_draft_model.ipynb #07ecedce
-def vocab_head(model, vocab_ids: torch.Tensor) -> torch.Tensor:
+def vocab_head(model, vocab_ids: torch.Tensor) -> RowsHead:
     "The rows of `model`'s LM head for the tokens `vocab_ids` `(n,)`: a head over that reduced vocabulary."
-    return model.get_output_embeddings().weight[vocab_ids].detach()
+    return RowsHead(model.get_output_embeddings().weight[vocab_ids].detach())   # 01c_kernels: packed
 
 def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) -> torch.Tensor:
     """Logits of `model` after feeding `x` `(1, n)`: at every position `(n, V)`, or (`last`) at the last
@@ -38,7 +38,7 @@ def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) ->
         logits = model(x, **keep, **kw).logits[0]
         return logits[-1] if last else logits
     hidden = model.base_model(x, **kw).last_hidden_state[0]
-    return rows_product(hidden[-1] if last else hidden, head)   # 01c_kernels: packed where it can
+    return head(hidden[-1] if last else hidden)
 
 # %% ../nbs/03_draft_model.ipynb #18c8393c
 class DraftModelProposer(Proposer):
@@ -50,7 +50,8 @@ class DraftModelProposer(Proposer):
         # score only these tokens (see below)
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
     def draft_modules(self):
-        return [self.model, self.model.base_model]   # the reduced-vocabulary path calls the base
+        "The draft; the reduced-vocabulary path calls its base and then its own head."
+        return [self.model, self.model.base_model] + ([self.head_rows] if self.vocab is not None else [])
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)

@@ -12,7 +12,7 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths
 from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
-from .kernels import rows_product
+from .kernels import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 from .suffix import best_size, _cost
@@ -59,7 +59,7 @@ class EagleHead(nn.Module):
 def restrict(self: EagleHead, vocab):
     "Score only the token ids `vocab` (None: the full vocabulary)."
     self.vocab = None if vocab is None else torch.as_tensor(vocab).long().to(self.lm_head.weight.device)
-    self.rows = None if vocab is None else self.lm_head.weight[self.vocab].detach()
+    self.rows = None if vocab is None else RowsHead(self.lm_head.weight[self.vocab].detach())   # 01c_kernels
     return self
 
 @patch
@@ -72,7 +72,7 @@ def forward(self: EagleHead, feats: torch.Tensor, next_ids: torch.Tensor, **kw) 
 @patch
 def logits(self: EagleHead, h: torch.Tensor) -> torch.Tensor:
     "Scores of the reduced vocabulary (or the full one) for predicted features `h`."
-    return self.lm_head(h) if self.vocab is None else rows_product(h, self.rows)   # 01c_kernels
+    return self.lm_head(h) if self.vocab is None else self.rows(h)
 
 # %% ../nbs/09c_eagle.ipynb #e05471e4
 EAGLE_FORMAT = 'specdec_nb eagle 1'
@@ -101,7 +101,9 @@ class EagleProposer(Proposer):
         if k < 1 or max_k < k: raise ValueError(f"need 1 <= k <= max_k, got k={k}, max_k={max_k}")
         self.head, self.k_start, self.adaptive, self.max_k = head, k, adaptive, max_k
         self.cost, self.floor, self.cache_kw = cost, floor, _cache_kw(head.model)
-    def draft_modules(self): return [self.head]
+    def draft_modules(self):
+        "The head; its reduced-vocabulary head is called on its own (`logits`)."
+        return [self.head] + ([self.head.rows] if self.head.rows is not None else [])
     def reset(self, req: Request):
         super().reset(req)
         if req.model.get_output_embeddings() is not self.head.lm_head:

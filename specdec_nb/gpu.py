@@ -25,8 +25,8 @@ from .bench import BenchSetup, run_bench, format_table
 __all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
            'greedy_divergences', 'check_method', 'check_all_methods', 'lookup_prompt', 'sampled_methods',
            'check_all_sampling', 'smollm2_config', 'smollm2_tokenizer', 'random_model', 'untrained_methods',
-           'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'StateProbe', 'flat', 'rss_mb', 'LongProbe',
-           'windows', 'long_run', 'long_bench', 'plot_long']
+           'gpu_check', 'check_summary', 'gpu_report', 'state_bytes', 'EveryProbe', 'StateProbe', 'flat', 'rss_mb',
+           'LongProbe', 'windows', 'long_run', 'long_bench', 'plot_long']
 
 # %% ../nbs/13_gpu.ipynb #4d87b087
 def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
@@ -284,20 +284,30 @@ def state_bytes(obj) -> int:
     return total
 
 # %% ../nbs/13_gpu.ipynb #46debc72
-class StateProbe:
-    """A `generate` streamer recording `(new tokens, state_bytes(proposer))`
-    every time `every` more tokens are out."""
-    def __init__(self, proposer, every: int = 100):
-        self.proposer, self.every, self.n, self.sizes = proposer, every, None, []
+class EveryProbe:
+    """A `generate` streamer (ours or transformers') that calls `record` every time `every` more new
+    tokens are out; the prompt comes first and starts the clock `t0`; `steps`: the `put`s after it."""
+    def __init__(self, every: int = 100):
+        self.every, self.n, self.steps = every, None, 0
     def put(self, tokens: torch.Tensor):
         if self.n is None:                     # the prompt comes first
-            self.n = 0
+            self.n, self.t0 = 0, time.perf_counter()
             return
-        before, self.n = self.n, self.n + tokens.numel()
+        before, self.n, self.steps = self.n, self.n + tokens.numel(), self.steps + 1
         if self.n // self.every > before // self.every:
-            self.sizes.append((self.n, state_bytes(self.proposer)))
+            self.record()
+    def record(self):
+        raise NotImplementedError
     def end(self):
         pass
+
+class StateProbe(EveryProbe):
+    "Records `(new tokens, state_bytes(proposer))` every `every` new tokens."
+    def __init__(self, proposer, every: int = 100):
+        super().__init__(every)
+        self.proposer, self.sizes = proposer, []
+    def record(self):
+        self.sizes.append((self.n, state_bytes(self.proposer)))
 
 # %% ../nbs/13_gpu.ipynb #8bc7bce7
 def flat(after: int, fresh: int, slack: float = 0.25, floor: int = 16384) -> bool:
@@ -315,21 +325,15 @@ def rss_mb() -> float | None:
     return pages * os.sysconf('SC_PAGE_SIZE') / 2 ** 20
 
 # %% ../nbs/13_gpu.ipynb #00698c2c
-class LongProbe:
-    """A `generate` streamer (ours or transformers'): every `every` new tokens, the seconds since the
-    prompt, the steps taken (one `put` a step) and `rss_mb`."""
+class LongProbe(EveryProbe):
+    """Every `every` new tokens: the seconds since the prompt,
+    the steps taken (one `put` a step) and `rss_mb`."""
     def __init__(self, every: int = 100):
-        self.every, self.n, self.steps, self.rows = every, None, 0, []
-    def put(self, tokens: torch.Tensor):
-        if self.n is None:                     # the prompt comes first
-            self.n, self.t0 = 0, time.perf_counter()
-            return
-        before, self.n, self.steps = self.n, self.n + tokens.numel(), self.steps + 1
-        if self.n // self.every > before // self.every:
-            now = time.perf_counter() - self.t0
-            self.rows.append(dict(tokens=self.n, seconds=now, steps=self.steps, rss_mb=rss_mb()))
-    def end(self):
-        pass
+        super().__init__(every)
+        self.rows = []
+    def record(self):
+        now = time.perf_counter() - self.t0
+        self.rows.append(dict(tokens=self.n, seconds=now, steps=self.steps, rss_mb=rss_mb()))
 
 # %% ../nbs/13_gpu.ipynb #a9f91999
 def windows(rows: list[dict]) -> list[dict]:

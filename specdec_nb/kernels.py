@@ -11,8 +11,8 @@ from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
 
 # %% auto #0
-__all__ = ['KERNELS', 'can_pack', 'packed', 'rows_product', 'exact_kernels', 'close_kernels', 'fastest_kernel', 'shape_plan',
-           'FastLinears']
+__all__ = ['KERNELS', 'can_pack', 'packed', 'rows_product', 'RowsHead', 'exact_kernels', 'close_kernels', 'fastest_kernel',
+           'shape_plan', 'FastLinears']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -55,25 +55,36 @@ def rows_product(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         return x @ w.T
     return _packed_linear(x.reshape(-1, x.shape[-1]), w).reshape(*x.shape[:-1], w.shape[0])
 
+# %% ../nbs/01c_kernels.ipynb #1a2af2b5
+class RowsHead(nn.Module):
+    "A head over the rows `w` `(V', d)` of an LM head (a reduced vocabulary, or all of it): `rows_product`."
+    def __init__(self, w: torch.Tensor):
+        super().__init__()
+        object.__setattr__(self, 'w', w)   # not a parameter: the rows belong to the LM head they came from
+    def forward(self, x: torch.Tensor) -> torch.Tensor: return rows_product(x, self.w)
+    def __len__(self): return self.w.shape[0]
+
 # %% ../nbs/01c_kernels.ipynb #278f1a6b
+def _probes(w: torch.Tensor, n: int, probes: int, seed: int) -> tuple[list, dict]:
+    "`probes` seeded inputs of `n` rows, each with `F.linear`'s result; the `KERNELS` that run on `w`."
+    g = torch.Generator(device='cpu').manual_seed(seed)
+    xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
+    runs = {k: f for k, f in KERNELS.items() if k != 'packed' or can_pack(w)}
+    return [(x, F.linear(x, w)) for x in xs], runs
+
 @torch.inference_mode()
 def exact_kernels(w: torch.Tensor, n: int, probes: int = 3, seed: int = 0) -> list[str]:
     "Names of the `KERNELS` whose result for `n` rows is bitwise equal to `F.linear` with weight `w`."
-    g = torch.Generator(device='cpu').manual_seed(seed)
-    xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
-    refs = [F.linear(x, w) for x in xs]
-    return [k for k, f in KERNELS.items()
-            if all(torch.equal(f(x, w).contiguous(), r) for x, r in zip(xs, refs))]
+    pairs, kernels = _probes(w, n, probes, seed)
+    return [k for k, f in kernels.items() if all(torch.equal(f(x, w).contiguous(), r) for x, r in pairs)]
 
 # %% ../nbs/01c_kernels.ipynb #33d1c653
 @torch.inference_mode()
 def close_kernels(w: torch.Tensor, n: int, probes: int = 3, seed: int = 0) -> list[str]:
     "Names of the `KERNELS` whose result for `n` rows equals `F.linear`'s up to float32 rounding."
-    g = torch.Generator(device='cpu').manual_seed(seed)
-    xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
-    ok = lambda k: k != 'packed' or can_pack(w)
-    return [k for k, f in KERNELS.items() if ok(k) and all(
-        torch.allclose(f(x, w), F.linear(x, w), rtol=1e-4, atol=1e-5 * w.shape[1] ** .5) for x in xs)]
+    pairs, kernels = _probes(w, n, probes, seed)
+    tol = dict(rtol=1e-4, atol=1e-5 * w.shape[1] ** .5)
+    return [k for k, f in kernels.items() if all(torch.allclose(f(x, w), r, **tol) for x, r in pairs)]
 
 # %% ../nbs/01c_kernels.ipynb #719aca7d
 @torch.inference_mode()

@@ -12,7 +12,9 @@ import torch.nn.functional as F
 from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
 from .engine import Proposer, Request, Feedback
+from .kernels import rows_product
 from .tree import static_tree
+from .suffix import best_size, _cost
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
@@ -49,7 +51,7 @@ class MedusaHeads(nn.Module):
     def hidden(self, h): return torch.stack([b(h) for b in self.blocks])           # (K, ..., D)
     def logits(self, z):
         # the full head, or the rows of `vocab`
-        return self.lm_head(z) if self.vocab is None else z @ self._w.T
+        return self.lm_head(z) if self.vocab is None else rows_product(z, self._w)   # 01c_kernels
     def forward(self, h): return self.logits(self.hidden(h))                     # (K, ..., V)
 
 # %% ../nbs/09_medusa.ipynb #28643af2
@@ -108,8 +110,8 @@ def expected_tau(acc: torch.Tensor, choices) -> float:
 class MedusaProposer(Proposer):
     "Medusa: a static tree of the heads' top-k guesses on the target's last hidden state."
     needs = frozenset({'hidden'})   # the target's top-layer state of the last committed token
-    def __init__(self, heads: MedusaHeads, choices=None):
-        self.heads = heads
+    def __init__(self, heads: MedusaHeads, choices=None, sized: bool = False, cost=None):
+        self.heads, self.sized, self.cost = heads, sized, cost   # sized: cut each step to what pays (below)
         # default: the heads' own tree, else a top-1 chain
         choices = choices or getattr(heads, 'choices', None) or [[0] * d for d in range(1, heads.n_heads + 1)]
         self.tree = static_tree(choices, max_depth=heads.n_heads)
@@ -121,12 +123,32 @@ class MedusaProposer(Proposer):
         super().reset(req)
         # a copy, not a view that would keep the prompt's states alive
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1].clone()
+        if self.sized:
+            self.costs = _cost(req.model, len(self.tree), self.cost)   # 06b_suffix: T(n)/T(1)
     def update(self, fb: Feedback):
         self.last_hidden = fb.hidden[-1]
     def propose(self, tokens, budget):
         if self.last_hidden is None: return None                    # a one-token prompt: nothing to read yet
-        top = self.heads.topk(self.last_hidden.to(self.heads.lm_head.weight.dtype), self.R)
+        h = self.last_hidden.to(self.heads.lm_head.weight.dtype)
+        if self.sized: return self._sized(h)
+        top = self.heads.topk(h, self.R)
         return Draft(top[self._d, self._r], parents=None if self._chain else self.tree.parents)
+
+# %% ../nbs/09_medusa.ipynb #8c8bc008
+@patch
+@torch.no_grad()
+def _sized(self: MedusaProposer, h: torch.Tensor) -> Draft | None:
+    "The tree's nodes, best first by the heads' confidence in their paths, as many as pay by the cost curve."
+    top = self.heads(h).float().softmax(-1).topk(self.R, -1)                 # (K, R) per head
+    ids = top.indices if self.heads.vocab is None else self.heads.vocab[top.indices]
+    p, par = top.values[self._d, self._r].tolist(), self.tree.parents
+    for i, a in enumerate(par):                                              # parents come first
+        p[i] *= p[a] if a >= 0 else 1.0
+    order = sorted(range(len(p)), key=lambda i: (-p[i], i))                  # a parent before its children
+    keep = sorted(order[: best_size([p[i] for i in order], self.costs)])
+    if not keep: return None
+    at = {v: j for j, v in enumerate(keep)}
+    return Draft(ids[self._d, self._r][keep], parents=[at.get(par[i], -1) for i in keep])
 
 # %% ../nbs/09_medusa.ipynb #de99763b
 def typical_verify(d: Draft | None, logits: torch.Tensor, s: Sampling = Sampling(), generator=None,

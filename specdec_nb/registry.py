@@ -80,11 +80,13 @@ def _draft(setup, future):
     return DraftModelProposer(setup.draft, k=setup.k, vocab=_draft_vocab(setup),
                               **given(setup, adaptive='adaptive'))
 
-@register('tree', 'the draft model grows a dynamic token tree (EAGLE-2 style); tree attention verifies it',
-          'draft')
+@register('tree', 'the draft model grows a dynamic token tree (EAGLE-2 style) sized by the cost curve; '
+                  'tree attention verifies it', 'draft')
 def _tree(setup, future):
+    "The dynamic tree sized by the cost curve (`--param tree_sized=0`: always `tree_tokens` nodes)."
     return TreeDraftProposer(setup.draft, vocab=_draft_vocab(setup),
-                             **given(setup, depth='tree_depth', topk='tree_topk', total_tokens='tree_tokens'))
+                             **{'sized': True, **given(setup, depth='tree_depth', topk='tree_topk',
+                                                      total_tokens='tree_tokens', sized='tree_sized')})
 
 # %% ../nbs/09b_registry.ipynb #75f97d64
 _NGRAM = dict(k='pld_k', max_ngram='max_ngram', min_ngram='min_ngram', length='length')
@@ -112,18 +114,18 @@ register('suffix-recycle',
 
 # %% ../nbs/09b_registry.ipynb #91bd9c06
 def _medusa(setup, future=None):
-    """Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N`
-    nodes grown from the heads' measured accuracy."""
+    """Medusa with the heads' own tree, or a tree of `--param medusa_nodes=N` nodes grown from the
+    heads' measured accuracy; cut each step to the nodes that pay (`--param medusa_sized=0`: all of them)."""
     n, h = setup.params.get('medusa_nodes'), setup.medusa
-    return MedusaProposer(h, medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None
-                          else None)
+    choices = medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None
+    return MedusaProposer(h, choices, sized=bool(setup.params.get('medusa_sized', True)))
 
 def _typical(setup):
     return typical(float(setup.params.get('typical_eps', 0.09)),
                    float(setup.params.get('typical_alpha', 0.3)))
 
-register('medusa', "Medusa heads guess the next tokens from the target's hidden state; a static tree of them",
-         'medusa')(_medusa)
+register('medusa', "Medusa heads guess the next tokens from the target's hidden state; "
+                   "a tree of them, cut to the nodes that pay", 'medusa')(_medusa)
 register('medusa-typical-lossy',
          'Medusa with typical acceptance: LOSSY under sampling (equal to medusa when greedy)',
          'medusa', verify=_typical)(_medusa)

@@ -12,6 +12,7 @@ from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .models import decoder
+from .kernels import RowsHead
 from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
@@ -197,7 +198,7 @@ def reset(self: SelfSpecProposer, req: Request):
         raise ValueError("SelfSpecProposer needs the target it made (generate calls make_target)")
     W, dev = self.model.get_output_embeddings().weight, target.device
     self._v = None if self.vocab is None else self.vocab.to(dev)
-    self._w = W if self._v is None else W[self._v]
+    self._head = RowsHead(W if self._v is None else W[self._v].detach())   # 01c_kernels: packed where it can
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     # the adapter's cache, how many positions it holds; the full vocabulary size
@@ -205,8 +206,9 @@ def reset(self: SelfSpecProposer, req: Request):
 
 @patch
 def draft_modules(self: SelfSpecProposer) -> list:
-    "The drafting layers (the shared lower ones are timed only while drafting), and the adapter or the norm."
-    return self.target.lower + (self._rest if self.adapter is None else [self.adapter.layer]) + [self._norm]
+    "The drafting layers (the shared lower ones timed only while drafting), the adapter or norm, the head."
+    upper = self._rest if self.adapter is None else [self.adapter.layer]
+    return self.target.lower + upper + [self._norm, self._head]
 
 @patch
 def _adapt(self: SelfSpecProposer, h: torch.Tensor, pos: int) -> torch.Tensor:
@@ -234,7 +236,7 @@ def propose(self: SelfSpecProposer, tokens: list[int], budget: int) -> Draft | N
             h = self._adapt(h, n + i)
         else:
             h = run_layers(base, self._rest, h, t.cache, n + i)
-        logits = (self._norm(h) @ self._w.T)[0, -1]
+        logits = self._head(self._norm(h))[0, -1]
         if not self.sampling.greedy:
             q = process_logits(logits, self.sampling)
         else:   # greedy needs a distribution only for the stop rule

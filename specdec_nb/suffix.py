@@ -636,6 +636,9 @@ class FallbackProposer(Proposer):
         self.primary.reset(req)
         self.fallback.reset(req)
         self.costs = _cost(req.model, self.max_nodes, self.cost)
+    def draft_modules(self):
+        "Both members' model work (an EAGLE head's layers are timed and run with the target's plan)."
+        return self.primary.draft_modules() + self.fallback.draft_modules()
     def update(self, fb):
         "Both members learn from every step, whoever drafted it."
         self.primary.update(fb)

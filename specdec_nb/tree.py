@@ -4,6 +4,7 @@
 
 # %% ../nbs/04_tree.ipynb #2f07d9b0
 from __future__ import annotations
+import math
 from dataclasses import dataclass
 import torch
 from fastcore.basics import patch
@@ -12,6 +13,8 @@ from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatte
 from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
 from .models import vocab_size
 from .draft import check_same_vocab, vocab_head, draft_logits
+from .suffix import best_size, _cost
+
 
 # %% auto #0
 __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
@@ -97,7 +100,8 @@ class TreeDraftProposer(Proposer):
     """Drafts a token tree with a small causal LM: static (a choice
     list) or dynamic (EAGLE-2: best nodes by draft probability)."""
     def __init__(self, draft_model, choices=None, depth: int | None = None, topk: int = 3,
-                 total_tokens: int = 12, sample_siblings: bool = False, vocab=None):
+                 total_tokens: int = 12, sample_siblings: bool = False, vocab=None, sized: bool = False,
+                 cost=None, floor: float | None = None):
         if depth is not None and depth < 1: raise ValueError(f"depth must be >= 1, got {depth}")
         if topk < 1 or total_tokens < 1:
             raise ValueError(f"topk and total_tokens must be >= 1, got {topk} and {total_tokens}")
@@ -111,7 +115,11 @@ class TreeDraftProposer(Proposer):
         self.cache_kw = _cache_kw(draft_model)
         # score only these tokens (as `03` does)
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
-    def draft_modules(self): return [self.model, self.model.base_model]
+        # a dynamic tree cut to the nodes that pay by the target's cost curve (given or measured)
+        self.sized, self.cost, self.floor = sized, cost, floor
+    def draft_modules(self):
+        "The draft; the reduced-vocabulary path calls its base and then its own head."
+        return [self.model, self.model.base_model] + ([self.head_rows] if self.vocab is not None else [])
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
@@ -121,16 +129,27 @@ class TreeDraftProposer(Proposer):
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
             self.head_rows = vocab_head(self.model, self.vocab_ids)
+        if self.sized and self.tree is None:
+            self.costs = _cost(req.model, self.total_tokens, self.cost)   # 06b_suffix: T(n)/T(1)
+            self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
 
 # %% ../nbs/04_tree.ipynb #858bb82d
 @patch
 def _logits(self: TreeDraftProposer, x: torch.Tensor, **kw) -> torch.Tensor:
-    """The draft's logits `(n, V)` after feeding `x` `(1, n)`;
-    with a reduced vocabulary, -inf outside it (a cheap head)."""
+    """The draft's logits `(n, V')` after feeding `x` `(1, n)`, over the tokens it scores: all of
+    them, or its reduced vocabulary (a cheap head; `_ids` turns their indices into token ids)."""
     kw.update({self.cache_kw: self.cache, 'use_cache': True})
-    if self.vocab is None: return draft_logits(self.model, x, **kw)
-    logits = draft_logits(self.model, x, self.head_rows, **kw)
-    return scatter_vocab(logits, self.vocab_ids, vocab_size(self.model), fill=float('-inf'))
+    return draft_logits(self.model, x, None if self.vocab is None else self.head_rows, **kw)
+
+@patch
+def _ids(self: TreeDraftProposer, ix: torch.Tensor) -> torch.Tensor:
+    "Token ids of indices `ix` into the scored vocabulary."
+    return ix if self.vocab is None else self.vocab_ids[ix]
+
+@patch
+def _full(self: TreeDraftProposer, x: torch.Tensor, fill: float) -> torch.Tensor:
+    "Values `x` over the scored vocabulary as values over the full one, `fill` elsewhere."
+    return x if self.vocab is None else scatter_vocab(x, self.vocab_ids, vocab_size(self.model), fill)
 
 @patch
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
@@ -166,9 +185,11 @@ def _children(self: TreeDraftProposer, logits: torch.Tensor, k: int):
     """Tokens `(m, k)` for `m` parents and the distribution
     `(m, V)` they were drawn from (None = deterministic)."""
     if self.sample_siblings and not self.sampling.greedy:
-        q = process_logits(logits, self.sampling)
+        q = self._full(process_logits(logits, self.sampling), 0.0)   # verification reads q over every token
         return torch.multinomial(q, k, replacement=True, generator=self.generator), q
-    return logits.topk(k, dim=-1).indices, None
+    if k > logits.shape[-1]:                    # ranks past the reduced vocabulary: rank the full one
+        return self._full(logits, float('-inf')).topk(k, dim=-1).indices, None
+    return self._ids(logits.topk(k, dim=-1).indices), None
 
 # %% ../nbs/04_tree.ipynb #18e55d05
 @patch
@@ -195,28 +216,40 @@ def _propose_static(self: TreeDraftProposer, tokens: list[int], depth: int) -> D
 
 # %% ../nbs/04_tree.ipynb #ccbd4f24
 @patch
-def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> Draft:
+def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> Draft | None:
     lp, score, front = self._start(tokens).float().log_softmax(-1)[None], [], [-1]
     for lvl in range(1, depth + 1):
         if lvl > 1:
             front = sorted(front, key=lambda i: (-score[i], i))[: self.topk]
+            if self.sized:   # a node less likely than one more row of the verify costs is not worth growing
+                front = [i for i in front if math.exp(score[i]) >= self.min_sure]
+                if not front: break
             lp = self._feed(front).float().log_softmax(-1)
         top = lp.topk(min(self.topk, lp.shape[-1]), dim=-1)
         base = torch.tensor([score[a] if a >= 0 else 0.0 for a in front])[:, None]
         new = list(range(len(score), len(score) + top.indices.numel()))
-        self._node_tokens += list(top.indices.reshape(-1))
+        self._node_tokens += list(self._ids(top.indices).reshape(-1))
         self._node_parents += [a for a in front for _ in range(top.indices.shape[1])]
         score += (base + top.values.cpu()).reshape(-1).tolist()
         front = new
+    keep = self._keep(score)
+    if not keep: return None
+    at = {v: j for j, v in enumerate(keep)}
+    return Draft(torch.stack([self._node_tokens[i] for i in keep]),
+                 parents=[at.get(self._node_parents[i], -1) for i in keep])
+
+@patch
+def _keep(self: TreeDraftProposer, score: list[float]) -> list[int]:
+    "The `total_tokens` best nodes, each after its parent (`sized`: the leading ones that pay), by index."
     keep = set()
     for i in sorted(range(len(score)), key=lambda i: (-score[i], i)):
         if len(keep) == self.total_tokens: break
         if self._node_parents[i] < 0 or self._node_parents[i] in keep:
             keep.add(i)
-    keep = sorted(keep)
-    at = {v: j for j, v in enumerate(keep)}
-    return Draft(torch.stack([self._node_tokens[i] for i in keep]),
-                 parents=[at.get(self._node_parents[i], -1) for i in keep])
+    keep = sorted(keep, key=lambda i: (-score[i], i))       # best first: a parent before its children
+    if self.sized:
+        keep = keep[: best_size([math.exp(score[i]) for i in keep], self.costs)]
+    return sorted(keep)
 
 # %% ../nbs/04_tree.ipynb #4da6954b
 @patch
