@@ -10,8 +10,8 @@ import torch.nn.functional as F
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 # %% auto #0
-__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'scatter_vocab', 'Verdict', 'verify',
-           'chi2_stat', 'chi2_pvalue']
+__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'sub_draft', 'scatter_vocab', 'Verdict',
+           'verify', 'chi2_stat', 'chi2_pvalue']
 
 # %% ../nbs/00_core.ipynb #0cdcd7ad
 @dataclass(frozen=True)
@@ -90,6 +90,14 @@ def ancestor_mask(d: Draft) -> torch.Tensor:
         if a >= 0:
             m[i] |= m[a]
     return m
+
+# %% ../nbs/00_core.ipynb #d75e0cf3
+def sub_draft(tokens, parents: list[int], keep: list[int]) -> Draft:
+    """The nodes `keep` (parents before children) of a tree given by `tokens` (a tensor,
+    or a list of 0-d tensors) and `parents`, as a `Draft` of their own."""
+    at = {v: j for j, v in enumerate(keep)}
+    toks = tokens[keep] if torch.is_tensor(tokens) else torch.stack([tokens[i] for i in keep])
+    return Draft(toks, parents=[at.get(parents[i], -1) for i in keep])
 
 # %% ../nbs/00_core.ipynb #c777904e
 def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int, fill: float = 0.0) -> torch.Tensor:

@@ -10,12 +10,12 @@ import torch
 from torch import nn
 from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths
+from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths, sub_draft
 from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
 from .kernels import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
-from .suffix import best_size, _cost
+from .suffix import best_size, pay_floor, _cost
 
 # %% auto #0
 __all__ = ['EAGLE_FORMAT', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer', 'smollm2_eagle_path',
@@ -113,7 +113,7 @@ class EagleProposer(Proposer):
         self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
         self.costs = _cost(req.model, self.max_k, self.cost)   # 06b_suffix's: given or measured
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
-        self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
+        self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 
 # %% ../nbs/09c_eagle.ipynb #787a4f6a
 @patch
@@ -197,8 +197,7 @@ def _expand(self: EagleTreeProposer, tree: dict, front: list[int]) -> torch.Tens
     """Feed the frontier nodes `front` (after the nodes fed
     before) to the head; their children's log-probabilities."""
     fed = tree['fed'] + front
-    at = {v: j for j, v in enumerate(fed)}
-    sub = Draft(torch.stack([tree['tok'][v] for v in fed]), parents=[at.get(tree['par'][v], -1) for v in fed])
+    sub = sub_draft(tree['tok'], tree['par'], fed)
     dev, old = tree['h'][-1].device, len(tree['fed'])
     mask = tree_mask(sub, self.n_true - 1, self.head.fc.weight.dtype, dev)[:, :, 1 + old:]
     pos = torch.tensor(draft_depths(sub)[old:], device=dev) + self.n_true - 1
@@ -242,10 +241,7 @@ def _select(self: EagleTreeProposer, tree: dict) -> Draft | None:
     n = best_size(probs, self.costs)
     # `expected`: accepted tokens, as the head estimates them
     keep, self.expected = sorted(order[:n]), sum(probs[:n])
-    if not keep: return None
-    at = {v: j for j, v in enumerate(keep)}
-    return Draft(torch.stack([tree['tok'][i] for i in keep]),
-                 parents=[at.get(tree['par'][i], -1) for i in keep])
+    return sub_draft(tree['tok'], tree['par'], keep) if keep else None
 
 @patch
 @torch.inference_mode()

@@ -10,7 +10,7 @@ import torch
 from fastcore.basics import patch
 import torch.nn.functional as F
 from torch import nn
-from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite
+from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite, sub_draft
 from .engine import Proposer, Request, Feedback
 from .kernels import rows_product
 from .tree import static_tree
@@ -146,9 +146,7 @@ def _sized(self: MedusaProposer, h: torch.Tensor) -> Draft | None:
         p[i] *= p[a] if a >= 0 else 1.0
     order = sorted(range(len(p)), key=lambda i: (-p[i], i))                  # a parent before its children
     keep = sorted(order[: best_size([p[i] for i in order], self.costs)])
-    if not keep: return None
-    at = {v: j for j, v in enumerate(keep)}
-    return Draft(ids[self._d, self._r][keep], parents=[at.get(par[i], -1) for i in keep])
+    return sub_draft(ids[self._d, self._r], par, keep) if keep else None
 
 # %% ../nbs/09_medusa.ipynb #de99763b
 def typical_verify(d: Draft | None, logits: torch.Tensor, s: Sampling = Sampling(), generator=None,

@@ -16,10 +16,10 @@ from .engine import Proposer, Request, Feedback, cost_curve
 
 # %% auto #0
 __all__ = ['CORPUS_FORMAT', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
-           'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'node_paths', 'Plan',
-           'merge', 'EdgeOdds', 'count_children', 'SuffixProposer', 'CandidateTable', 'table_children',
-           'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for',
-           'bench_proposer']
+           'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'pay_floor',
+           'node_paths', 'Plan', 'merge', 'EdgeOdds', 'count_children', 'SuffixProposer', 'CandidateTable',
+           'table_children', 'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path',
+           'corpus_for', 'bench_proposer']
 
 # %% ../nbs/06b_suffix.ipynb #bd83a608
 def json_array_items(f, chunk: int = 1 << 20):
@@ -300,6 +300,10 @@ def best_size(probs: list[float], cost) -> int:
     n = min(len(probs), len(cost) - 1)
     rate = (1 + np.concatenate([[0.0], np.cumsum(probs[:n])])) / np.asarray(cost[:n + 1], dtype=float)
     return int(rate.argmax())
+
+def pay_floor(cost) -> float:
+    "The least probability worth growing a node for: one more row's price `cost[1] - 1`, in [0.02, 0.9]."
+    return min(0.9, max(0.02, cost[1] - 1))
 
 # %% ../nbs/06b_suffix.ipynb #783f8d67
 def node_paths(tokens: list[int], parents: list[int]) -> list[tuple]:

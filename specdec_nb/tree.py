@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
-from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab
+from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab, sub_draft
 from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
 from .models import vocab_size
 from .draft import check_same_vocab, vocab_head, draft_logits
-from .suffix import best_size, _cost
+from .suffix import best_size, pay_floor, _cost
 
 
 # %% auto #0
@@ -131,7 +131,7 @@ class TreeDraftProposer(Proposer):
             self.head_rows = vocab_head(self.model, self.vocab_ids)
         if self.sized and self.tree is None:
             self.costs = _cost(req.model, self.total_tokens, self.cost)   # 06b_suffix: T(n)/T(1)
-            self.min_sure = self.floor if self.floor is not None else min(0.9, max(0.02, self.costs[1] - 1))
+            self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 
 # %% ../nbs/04_tree.ipynb #858bb82d
 @patch
@@ -155,9 +155,7 @@ def _full(self: TreeDraftProposer, x: torch.Tensor, fill: float) -> torch.Tensor
 def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     "Logits `(len(nodes), V)` of the draft at tree nodes `nodes` (their parents already fed)."
     fed, n_old = self._fed_nodes + nodes, len(self._fed_nodes)   # n_old nodes are in the draft's cache
-    at = {v: i for i, v in enumerate(fed)}
-    sub = Draft(torch.stack([self._node_tokens[v] for v in fed]),
-                parents=[at.get(self._node_parents[v], -1) for v in fed])
+    sub = sub_draft(self._node_tokens, self._node_parents, fed)
     mask = tree_mask(sub, self.n_fed - 1, self.model.dtype, self.device)[:, :, 1 + n_old:]
     pos = torch.tensor(draft_depths(sub)[n_old:], device=self.device) + self.n_fed - 1
     out = self._logits(sub.tokens[n_old:][None], attention_mask=mask, position_ids=pos[None])
@@ -233,10 +231,7 @@ def _propose_dynamic(self: TreeDraftProposer, tokens: list[int], depth: int) -> 
         score += (base + top.values.cpu()).reshape(-1).tolist()
         front = new
     keep = self._keep(score)
-    if not keep: return None
-    at = {v: j for j, v in enumerate(keep)}
-    return Draft(torch.stack([self._node_tokens[i] for i in keep]),
-                 parents=[at.get(self._node_parents[i], -1) for i in keep])
+    return sub_draft(self._node_tokens, self._node_parents, keep) if keep else None
 
 @patch
 def _keep(self: TreeDraftProposer, score: list[float]) -> list[int]:
