@@ -65,11 +65,10 @@ def additive_mask(allowed: torch.Tensor, dtype=torch.float32, device='cpu') -> t
 def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
     "Additive 4-D mask `(1, 1, 1+n, prefix+1+n)`: each node sees the prefix, the root and its ancestors."
     n = len(d)
-    allowed = torch.ones(1 + n, prefix + 1 + n, dtype=torch.bool)
-    allowed[:, prefix + 1:] = False
-    allowed[1:, prefix + 1:] = ancestor_mask(d)
-    allowed[0, prefix + 1:] = False
-    return additive_mask(allowed, dtype, device)
+    mask = torch.full((1 + n, prefix + 1 + n), torch.finfo(dtype).min, dtype=dtype)
+    mask[:, :prefix + 1] = 0
+    mask[1:, prefix + 1:].masked_fill_(ancestor_mask(d), 0)
+    return mask[None, None].to(device)
 
 @patch
 @torch.inference_mode()
@@ -78,10 +77,10 @@ def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
     t0 = time.perf_counter()
     ids = torch.tensor([root], device=self.device)
     if d is not None and len(d):
-        ids = torch.cat([ids, d.tokens.to(self.device)])
+        ids = torch.cat([ids, d.tokens.to(self.device)])        # no host sync where drafts live on a GPU
     kw = {}
     if d is not None and not d.is_chain:
-        pos = torch.tensor([0] + draft_depths(d), device=self.device) + self.n_cached
+        pos = torch.tensor([self.n_cached + x for x in [0] + draft_depths(d)], device=self.device)
         kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device),
                   position_ids=pos[None])
     t1 = time.perf_counter()
@@ -96,7 +95,8 @@ def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
 def commit(self: Target, d: Draft | None, path: list[int]):
     "Keep the root and the accepted `path` of `d` in the cache; drop every other scored node."
     n_in, keep, start = 1 + (len(d) if d is not None else 0), 1 + len(path), self.n_cached + 1
-    if path != list(range(len(path))):  # not a prefix of the nodes: gather the path into place
+    prefix = path == list(range(len(path)))
+    if not prefix:                      # not a prefix of the nodes: gather the path into place
         src = torch.tensor([start + i for i in path], device=self.device)
         for layer in self.cache.layers:
             layer.keys[:, :, start: start + len(path)] = layer.keys.index_select(2, src)
@@ -105,7 +105,8 @@ def commit(self: Target, d: Draft | None, path: list[int]):
         self.cache.crop(-(n_in - keep))
     self.n_cached += keep
     if self.hidden:
-        self.last_hidden = self.last_hidden[[0] + [1 + i for i in path]]
+        h = self.last_hidden
+        self.last_hidden = h[:keep] if prefix else h[[0] + [1 + i for i in path]]
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import torch
 from fastcore.basics import patch
-from .core import Draft, Sampling, Verdict
+from .core import Draft, Sampling, Verdict, row_argmax
 from .engine import Proposer, Request, Feedback
 from .ngram import continuation_tree
 
@@ -159,7 +159,7 @@ def update(self: LookaheadProposer, fb: Feedback):
     if not self._scored or d is None or d.n_extra != L * self.W: return
     # logits row of the top level's first node (row 0 = the root)
     top = 1 + d.n_verify + (L - 1) * self.W
-    out = fb.logits[top: top + self.W].argmax(-1).tolist()
+    out = row_argmax(fb.logits[top: top + self.W]).tolist()
     self.window, grams = jacobi_step(self.window, out, self.N)
     for g in grams:
         self.pool.add(g)

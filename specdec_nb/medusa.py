@@ -14,12 +14,12 @@ from .core import Draft, Sampling, Verdict, process_logits, _children, _check_fi
 from .engine import Proposer, Request, Feedback
 from .kernels import rows_product
 from .tree import static_tree
-from .suffix import best_size, _cost
+from .suffix import best_size, _cost, _bucket, EdgeOdds, Plan
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choices', 'expected_tau', 'MedusaProposer',
-           'typical_verify', 'typical', 'smollm2_medusa_path', 'load_smollm2_medusa']
+__all__ = ['CONFIDENCE_EDGES', 'ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choices', 'expected_tau',
+           'MedusaProposer', 'typical_verify', 'typical', 'smollm2_medusa_path', 'load_smollm2_medusa']
 
 # %% ../nbs/09_medusa.ipynb #1d754b35
 class ResBlock(nn.Module):
@@ -118,6 +118,7 @@ class MedusaProposer(Proposer):
         self.R = max(self.tree.ranks) + 1                               # top-k width the heads must give
         self._chain = self.tree.parents == list(range(-1, len(self.tree) - 1))
         self._d, self._r = torch.tensor(self.tree.depths) - 1, torch.tensor(self.tree.ranks)
+        self.odds, self.candidates = EdgeOdds(), None   # sized: the heads' record, kept across requests
     def draft_modules(self): return [self.heads]
     def reset(self, req: Request):
         super().reset(req)
@@ -127,6 +128,8 @@ class MedusaProposer(Proposer):
             self.costs = _cost(req.model, len(self.tree), self.cost)   # 06b_suffix: T(n)/T(1)
     def update(self, fb: Feedback):
         self.last_hidden = fb.hidden[-1]
+        if self.sized:
+            self.odds.learn(self.candidates, fb.draft, fb.verdict.path)
     def propose(self, tokens, budget):
         if self.last_hidden is None: return None                    # a one-token prompt: nothing to read yet
         h = self.last_hidden.to(self.heads.lm_head.weight.dtype)
@@ -135,18 +138,23 @@ class MedusaProposer(Proposer):
         return Draft(top[self._d, self._r], parents=None if self._chain else self.tree.parents)
 
 # %% ../nbs/09_medusa.ipynb #8c8bc008
+CONFIDENCE_EDGES = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.9)       # buckets of a head's softmax confidence
+
 @patch
 @torch.no_grad()
 def _sized(self: MedusaProposer, h: torch.Tensor) -> Draft | None:
-    "The tree's nodes, best first by the heads' confidence in their paths, as many as pay by the cost curve."
+    "The tree's nodes, best first by their paths' calibrated odds, as many as pay by the cost curve."
     top = self.heads(h).float().softmax(-1).topk(self.R, -1)                 # (K, R) per head
-    ids = top.indices if self.heads.vocab is None else self.heads.vocab[top.indices]
-    p, par = top.values[self._d, self._r].tolist(), self.tree.parents
+    ids = (top.indices if self.heads.vocab is None else self.heads.vocab[top.indices])[self._d, self._r]
+    conf, par = top.values[self._d, self._r].tolist(), self.tree.parents
+    keys = [('medusa', d, _bucket(x, CONFIDENCE_EDGES)) for d, x in zip(self.tree.depths, conf)]
+    p = [self.odds.p(k, x) for k, x in zip(keys, conf)]                      # the confidence, calibrated
     for i, a in enumerate(par):                                              # parents come first
         p[i] *= p[a] if a >= 0 else 1.0
+    self.candidates = Plan(ids.tolist(), par, p, keys)                       # (tree order) what `odds` learns
     order = sorted(range(len(p)), key=lambda i: (-p[i], i))                  # a parent before its children
     keep = sorted(order[: best_size([p[i] for i in order], self.costs)])
-    return sub_draft(ids[self._d, self._r], par, keep) if keep else None
+    return sub_draft(ids, par, keep) if keep else None
 
 # %% ../nbs/09_medusa.ipynb #de99763b
 def typical_verify(d: Draft | None, logits: torch.Tensor, s: Sampling = Sampling(), generator=None,

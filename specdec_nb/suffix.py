@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import torch
 from fastcore.basics import patch
-from .core import Draft
+from .core import Draft, row_topk
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, cost_curve
 
 # %% auto #0
-__all__ = ['CORPUS_FORMAT', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests', 'SuffixIndex', 'prompt_key',
-           'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first', 'best_size', 'pay_floor',
-           'node_paths', 'Plan', 'merge', 'EdgeOdds', 'count_children', 'SuffixProposer', 'CandidateTable',
-           'table_children', 'RecycleProposer', 'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path',
-           'corpus_for', 'bench_proposer']
+__all__ = ['CORPUS_FORMAT', 'MATCH_EDGES', 'SHARE_EDGES', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests',
+           'SuffixIndex', 'prompt_key', 'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first',
+           'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge', 'EdgeOdds', 'count_children',
+           'SuffixProposer', 'CandidateTable', 'table_children', 'RecycleProposer', 'FallbackProposer',
+           'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for', 'bench_proposer']
 
 # %% ../nbs/06b_suffix.ipynb #bd83a608
 def json_array_items(f, chunk: int = 1 << 20):
@@ -338,6 +338,13 @@ def draft(self: Plan, device=None) -> Draft | None:
     "The plan as a deterministic `Draft` (None when empty)."
     return Draft(torch.tensor(self.tokens, device=device), parents=self.parents) if self.tokens else None
 
+def sized_draft(p: Proposer, candidates: Plan) -> Draft | None:
+    """`p`'s draft: the leading `candidates` that pay by `p.costs`
+    (`p.expected`: their expected accepted tokens)."""
+    plan = candidates.take(p.costs)
+    p.expected = plan.expected
+    return plan.draft(p.device)
+
 def merge(plans: list[Plan]) -> Plan:
     """One trie of all `plans`' nodes (a shared one keeps its best
     estimate); siblings' odds capped to sum <= 1; best first."""
@@ -380,21 +387,33 @@ class EdgeOdds:
                 self.hits[key] = self.hits.get(key, 0) + (p in reached)
 
 # %% ../nbs/06b_suffix.ipynb #7d8b2a44
-def _bucket(x: float, edges) -> int: return int(np.searchsorted(edges, x, side='right'))
+MATCH_EDGES, SHARE_EDGES = (2, 3, 4, 6, 9, 16), (0.2, 0.4, 0.6, 0.8, 0.999)   # the odds' key buckets
 
+def _bucket(x: float, edges) -> int: return bisect.bisect_right(edges, x)
+
+def _runs(col: np.ndarray) -> tuple[list, list]:
+    "Starts and lengths of the runs of equal values in the sorted, non-empty `col`."
+    if col[0] == col[-1]: return [0], [len(col)]
+    cut = (np.flatnonzero(col[1:] != col[:-1]) + 1).tolist()
+    return [0] + cut, [b - a for a, b in zip([0] + cut, cut + [len(col)])]
+
+# %% ../nbs/06b_suffix.ipynb #82571441
 def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branch: int = 4,
                    trust: float = 1.0):
-    """`children` for `best_first` from continuation rows of
-    a length-`m` match; edge probabilities from `odds`."""
-    def children(rows: np.ndarray, depth: int):
-        toks, inv, cnt = np.unique(conts[rows, depth], return_inverse=True, return_counts=True)
-        # once the path so far is accepted, the match is that much longer
-        mm = m + depth
-        for j in np.argsort(-cnt, kind='stable')[:branch + 1]:
-            if toks[j] < 0: continue
-            share = cnt[j] / len(rows)
-            key = (source, _bucket(mm, (2, 3, 4, 6, 9, 16)), _bucket(share, (0.2, 0.4, 0.6, 0.8, 0.999)))
-            yield int(toks[j]), odds.p(key, share * mm / (mm + trust)), rows[inv.reshape(-1) == j], key
+    """`children` for `best_first` from continuation rows of a length-`m` match, with
+    odds from `odds`; a state is a range of the sorted rows (the root: `(0, len(conts))`)."""
+    rows = conts[np.lexsort(conts.T[::-1])]              # sorted by column 0, then 1, ...
+    def children(state: tuple[int, int], depth: int):
+        lo, hi = state
+        if hi <= lo: return
+        col = rows[lo:hi, depth]
+        starts, cnt = _runs(col)
+        mm = m + depth          # once the path so far is accepted, the match is that much longer
+        for j in sorted(range(len(cnt)), key=cnt.__getitem__, reverse=True)[:branch + 1]:   # stable
+            s, c = starts[j], cnt[j]
+            if col[s] < 0: continue
+            key = (source, _bucket(mm, MATCH_EDGES), _bucket(c / (hi - lo), SHARE_EDGES))
+            yield int(col[s]), odds.p(key, c / (hi - lo) * mm / (mm + trust)), (lo + s, lo + s + c), key
     return children
 
 # %% ../nbs/06b_suffix.ipynb #0e77a0c9
@@ -479,12 +498,11 @@ TRUST = dict(request=1.0, corpus=3.0)
 @patch
 def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: int) -> Plan:
     children = count_children(conts, self.odds, source, m, self.branch, TRUST[source])
-    return Plan(*best_first(children, np.arange(len(conts)), self.max_nodes, depth, self.floor))
+    return Plan(*best_first(children, (0, len(conts)), self.max_nodes, depth, self.floor))
 
 @patch
-def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | None:
-    """The leading nodes, by the cost curve, of the merged
-    trees of the request's and the corpus's longest matches."""
+def plan(self: SuffixProposer, tokens: list[int], budget: int) -> Plan:
+    "The `candidates`: the merged trees of the request's and the corpus's longest matches."
     self.request.extend(tokens)
     depth, plans = min(budget, self.max_nodes), []
     if depth >= 1:
@@ -496,9 +514,12 @@ def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | Non
             plans.append(self._plan('corpus', m, self.corpus.continuations(m, spans, depth, self.samples),
                                     depth))
     self.candidates = merge(plans)
-    plan = self.candidates.take(self.costs)
-    self.expected = plan.expected
-    return plan.draft(self.device)
+    return self.candidates
+
+@patch
+def propose(self: SuffixProposer, tokens: list[int], budget: int) -> Draft | None:
+    "The leading nodes of `plan`, by the cost curve."
+    return sized_draft(self, self.plan(tokens, budget))
 
 # %% ../nbs/06b_suffix.ipynb #c0728a8e
 @patch
@@ -519,7 +540,7 @@ class CandidateTable:
     def k(self) -> int: return self.next.shape[1]
     def record(self, tokens: list[int], logits: torch.Tensor):
         "Row `tokens[i]` <- the top-k of `logits[i]` (the target's scores right after that token)."
-        top = logits[:len(tokens)].topk(self.k, dim=-1).indices.cpu().numpy()
+        top = row_topk(logits[:len(tokens)], self.k).cpu().numpy()
         rows = np.asarray(tokens, dtype=np.int64)
         self.next[rows], self.live[rows] = top, True
     def copy(self) -> 'CandidateTable':
@@ -592,14 +613,17 @@ def reset(self: RecycleProposer, req):
     self.seen, self.candidates = len(req.tokens), None
 
 @patch
-def propose(self: RecycleProposer, tokens: list[int], budget: int) -> Draft | None:
-    "The leading nodes, by the cost curve, of the tree read from the table, best first from the last token."
+def plan(self: RecycleProposer, tokens: list[int], budget: int) -> Plan:
+    "The `candidates`: the tree read from the table, best first from the last token."
     children = table_children(self.table, self.odds, self.k)
     depth = min(budget, self.max_nodes)
     self.candidates = Plan(*best_first(children, tokens[-1], self.max_nodes, depth, self.floor))
-    plan = self.candidates.take(self.costs)
-    self.expected = plan.expected
-    return plan.draft(self.device)
+    return self.candidates
+
+@patch
+def propose(self: RecycleProposer, tokens: list[int], budget: int) -> Draft | None:
+    "The leading nodes of `plan`, by the cost curve."
+    return sized_draft(self, self.plan(tokens, budget))
 
 # %% ../nbs/06b_suffix.ipynb #05fc63f5
 @patch
@@ -660,6 +684,10 @@ def _rate(self: FallbackProposer, p: Proposer, d: Draft | None) -> float:
 def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | None:
     """Both members' candidates merged and sized by the cost curve;
     or, without candidates, the draft with the better rate."""
+    if self.merge and not self.lazy and all(hasattr(p, 'plan') for p in (self.primary, self.fallback)):
+        plans = [p.plan(tokens, budget) for p in (self.primary, self.fallback)]
+        self.candidates, self.chosen = merge(plans), self
+        return sized_draft(self, self.candidates)           # the members' own sizing would be thrown away
     d1 = self.primary.propose(tokens, budget)
     if self.lazy and d1 is not None and self._rate(self.primary, d1) > 1:
         self.chosen, self.expected = self.primary, getattr(self.primary, 'expected', 0.0)
@@ -667,10 +695,8 @@ def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | N
     d2 = self.fallback.propose(tokens, budget)
     c1, c2 = getattr(self.primary, 'candidates', None), getattr(self.fallback, 'candidates', None)
     if self.merge and c1 is not None and c2 is not None:
-        self.candidates = merge([c1, c2])
-        plan = self.candidates.take(self.costs)
-        self.chosen, self.expected = self, plan.expected
-        return plan.draft(self.device)
+        self.candidates, self.chosen = merge([c1, c2]), self
+        return sized_draft(self, self.candidates)
     r1, r2 = self._rate(self.primary, d1), self._rate(self.fallback, d2)
     self.chosen, d = (self.primary, d1) if r1 >= r2 else (self.fallback, d2)
     self.expected = getattr(self.chosen, 'expected', 0.0) if d is not None else 0.0
