@@ -18,11 +18,11 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 # Every method's row: (name, run, its name in that run's JSON, a method of the same run to show beside it). Each
 # comes from the latest standard run (8 prompts per group, 48 prompts) that measured the method as it is now; rows
 # from older or smaller runs show a method of the same run beside them, whose standard-run row is in the table.
-ROWS = [('vanilla', 'step_n8'), ('oracle', 'fast_learned_n8'),
-        ('pld', 'step_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
-        ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'step_n8'), ('eagle', 'eagle_n8', None, 'eagle-tree'),
-        ('eagle-tree', 'step_n8'), ('suffix-eagle', 'step_n8'), ('draft', 'step_n8'),
-        ('tree', 'step_n8'), ('medusa', 'medusa_sized_n8'), ('early-exit', 'step_n8'),
+ROWS = [('vanilla', 'cut_n8'), ('oracle', 'fast_learned_n8'),
+        ('pld', 'cut_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
+        ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'cut_n8'), ('eagle', 'eagle_n8', None, 'eagle-tree'),
+        ('eagle-tree', 'cut_n8'), ('suffix-eagle', 'cut_n8'), ('draft', 'cut_n8'),
+        ('tree', 'cut_n8'), ('medusa', 'cut_n8'), ('early-exit', 'cut_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
 
