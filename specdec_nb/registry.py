@@ -17,7 +17,8 @@ from .suffix import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
 
 # %% auto #0
-__all__ = ['METHODS', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown', 'methods_help']
+__all__ = ['METHODS', 'EAGLE_DEPTH', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown',
+           'methods_help']
 
 # %% ../nbs/09b_registry.ipynb #53fd33cb
 @dataclass(frozen=True)
@@ -136,11 +137,15 @@ def _cost_param(setup) -> list[float] | None:
     cost = setup.params.get('cost')
     return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
 
+# levels 4 and 5 of the shipped SmolLM2 head's trees added no tau (1.62 with depth 3 or 5, 12 prompts)
+EAGLE_DEPTH = 3
+
 def _eagle_tree(setup, future=None):
-    """`eagle-tree` with `--param eagle_topk, eagle_depth, eagle_nodes`,
+    """`eagle-tree` with `--param eagle_topk, eagle_depth (default 3), eagle_nodes`,
     and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
     cost = _cost_param(setup)
     kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes')
+    kw.setdefault('depth', EAGLE_DEPTH)
     if cost is not None:
         kw.setdefault('max_nodes', min(24, len(cost) - 1))
     return EagleTreeProposer(setup.eagle, cost=cost, **kw)
