@@ -21,7 +21,7 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 ROWS = [('vanilla', 'cut_n8'), ('oracle', 'fast_learned_n8'),
         ('pld', 'cut_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
         ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'cut_n8'), ('eagle', 'eagle_n8', None, 'eagle-tree'),
-        ('eagle-tree', 'cut_n8'), ('suffix-eagle', 'cut_n8'), ('draft', 'cut_n8'),
+        ('eagle-tree', 'eagle3_n8'), ('suffix-eagle', 'eagle3_n8'), ('draft', 'cut_n8'),
         ('tree', 'cut_n8'), ('medusa', 'cut_n8'), ('early-exit', 'cut_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
