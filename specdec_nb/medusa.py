@@ -130,6 +130,7 @@ class MedusaProposer(Proposer):
         self.last_hidden = fb.hidden[-1]
         if self.sized:
             self.odds.learn(self.candidates, fb.draft, fb.verdict.path)
+            self.candidates = None
     def propose(self, tokens, budget):
         if self.last_hidden is None: return None                    # a one-token prompt: nothing to read yet
         h = self.last_hidden.to(self.heads.lm_head.weight.dtype)
