@@ -381,22 +381,24 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     """Run `methods` interleaved over the prompts; return (and write incrementally) the contract's
     JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`."""
     from tqdm.auto import tqdm
-    from specdec_nb.engine import cost_curve
+    from specdec_nb.engine import cost_curves
     rows, how = _prepare(setup, methods, prompts, limit)
     timing = 'oracle' in methods if timing is None else timing
     curve = None
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
            for m in methods):
         # the forward-cost curve cost-aware drafters plan with: measured once, never timed
-        curve = cost_curve(setup.model, kernels=setup.kernels)
-        if progress:
-            print('T(n)/T(1) of this machine: ' + ', '.join(f'n={n}: {curve[n - 1]:.2f}'
-                                                            for n in (2, 4, 8, 16)), file=sys.stderr)
+        curves = cost_curves(setup.model, kernels=setup.kernels)   # at each context drafters plan with
+        curve = curves[min(curves)]
+        for ctx, c in curves.items() if progress else ():
+            print(f'T(n)/T(1) of this machine after {ctx} tokens: '
+                  + ', '.join(f'n={n}: {c[n - 1]:.2f}' for n in (2, 4, 8, 16)), file=sys.stderr)
     futures = _futures(setup, rows, methods, progress)
     _warm_up(setup, how, methods, progress)
     result, records, per = dict(config=_config(setup, methods, prompts, limit, repeats, len(rows))), [], {}
     if curve is not None:
         result['config']['cost_curve'] = [round(c, 3) for c in curve]
+        result['config']['cost_curves'] = {n: [round(x, 3) for x in c] for n, c in curves.items()}
     for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench',
                         file=sys.stderr):
         per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))

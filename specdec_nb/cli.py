@@ -202,7 +202,7 @@ def cmd_generate(a):
     "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
-    from specdec_nb.engine import generate, cost_curve
+    from specdec_nb.engine import generate, cost_curves
     if a.file:
         text = Path(a.file).read_text(encoding='utf-8')
     elif a.prompt is not None:
@@ -214,7 +214,7 @@ def cmd_generate(a):
     ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)
     if prop is not None:
-        cost_curve(setup.model)     # the forward costs cost-aware drafters plan with: once, untimed
+        cost_curves(setup.model)    # the forward costs cost-aware drafters plan with: once, untimed
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
@@ -269,7 +269,7 @@ def cmd_demo(a):
     """`specdec demo`: plain against speculative decoding on one
     prompt: the method, timing with its spread, tau, exactness."""
     import statistics, torch
-    from specdec_nb.engine import cost_curve
+    from specdec_nb.engine import cost_curves
     setup = _setup(a)
     ids, said = demo_prompt(setup.tok, a.prompt)
     ids = ids.to(setup.model.device)
@@ -279,7 +279,7 @@ def cmd_demo(a):
           'exactly its own.\ntau: tokens emitted per forward pass of the '
           'target (plain decoding: 1.00); fewer passes, less time.\n')
     # the forward costs cost-aware drafters plan with: measured once, never timed
-    cost_curve(setup.model)
+    cost_curves(setup.model)
     rounds = demo_rounds(setup, ids, a.method, a.repeats)
     v, s = rounds[-1]
     print(setup.tok.decode(s.sequences[0, ids.shape[1]:], skip_special_tokens=True), '\n')

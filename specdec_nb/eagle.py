@@ -111,7 +111,7 @@ class EagleProposer(Proposer):
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
-        self.costs = _cost(req.model, self.max_k, self.cost)   # 06b_suffix's: given or measured
+        self.costs = _cost(req.model, self.max_k, self.cost, len(req.tokens))   # 06b_suffix's
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 

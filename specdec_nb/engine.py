@@ -4,21 +4,23 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import contextlib, hashlib, inspect, json, os, platform, sys, time, weakref
+import contextlib, hashlib, inspect, json, math, os, platform, sys, time, weakref
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
+from transformers.cache_utils import DynamicLayer
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .models import vocab_size
 from torch import nn
-from .kernels import FastLinears, shape_plan
+from .kernels import planned, shape_plan
 
 # %% auto #0
-__all__ = ['KERNEL_MODES', 'PHASES', 'Target', 'additive_mask', 'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key',
-           'plausible', 'cost_curve', 'fast_kernels', 'kernel_plan', 'Stats', 'Request', 'Feedback', 'Proposer',
-           'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
+__all__ = ['COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'GrowingLayer', 'growing_cache', 'Target', 'additive_mask',
+           'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible', 'cost_curve', 'fast_kernels',
+           'kernel_plan', 'cost_context', 'cost_curves', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer',
+           'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -28,12 +30,44 @@ def _cache_kw(model) -> str:
 def _context_len(config) -> int | None:
     return getattr(config, 'max_position_embeddings', None) or getattr(config, 'n_positions', None)
 
+# %% ../nbs/02_engine.ipynb #651d3f87
+class GrowingLayer(DynamicLayer):
+    "A `DynamicLayer` whose keys and values are views of buffers with room: states are written in place."
+    def update(self, key_states, value_states, *args, **kwargs):
+        if not self.is_initialized:
+            self.lazy_initialization(key_states, value_states)
+        n, k = self.get_seq_length(), key_states.shape[-2]
+        if not self._room(key_states, n, n + k):
+            self._grow(key_states, value_states, n, n + k)
+        self._k[..., n:n + k, :], self._v[..., n:n + k, :] = key_states, value_states
+        self.keys, self.values = self._k[..., :n + k, :], self._v[..., :n + k, :]
+        return self.keys, self.values
+    def _room(self, x, n, need) -> bool:
+        "Whether the buffers hold `need` positions of `x`'s kind and still back `keys` (none replaced them)."
+        b = getattr(self, '_k', None)
+        return (b is not None and b.shape[-2] >= need and b.shape[:2] == x.shape[:2] and b.dtype == x.dtype
+                and b.device == x.device and (n == 0 or self.keys.data_ptr() == b.data_ptr()))
+    def _grow(self, k, v, n, need):
+        cap = need + max(need // 2, 64)
+        self._k, self._v = (x.new_empty(*x.shape[:2], cap, x.shape[-1]) for x in (k, v))
+        if n:
+            self._k[..., :n, :], self._v[..., :n, :] = self.keys, self.values
+
+# %% ../nbs/02_engine.ipynb #5754310d
+def growing_cache(config) -> DynamicCache:
+    "transformers' `DynamicCache` for `config`, its plain dynamic layers made `GrowingLayer`s."
+    cache = DynamicCache(config=config)
+    cache.layers = [GrowingLayer() if type(l) is DynamicLayer else l for l in cache.layers]
+    if getattr(cache, 'layer_class_to_replicate', None) is DynamicLayer:
+        cache.layer_class_to_replicate = GrowingLayer
+    return cache
+
 # %% ../nbs/02_engine.ipynb #e9b35cce
 class Target:
     "A causal LM with its KV cache: prefill, score a Draft in one forward, commit the accepted path."
     def __init__(self, model, hidden: bool = False):
         self.model, self.hidden, self.device = model, hidden, model.device
-        self.cache, self.n_cached, self.cache_kw = DynamicCache(config=model.config), 0, _cache_kw(model)
+        self.cache, self.n_cached, self.cache_kw = growing_cache(model.config), 0, _cache_kw(model)
         # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
         self.last_hidden = None
         # seconds spent building masks and in the model's forwards
@@ -113,7 +147,7 @@ def commit(self: Target, d: Draft | None, path: list[int]):
 def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'fast') -> list[float]:
     """Median seconds of one forward over `n` new tokens after `context` cached
     tokens, for each `n` in `ns` (interleaved), with the `kernels` plan."""
-    with FastLinears(model, kernel_plan(model, kernels)):
+    with planned(model, kernel_plan(model, kernels)):
         return _forward_times(model, context, ns, reps)
 
 def _forward_times(model, context: int, ns, reps: int) -> list[float]:
@@ -177,6 +211,9 @@ def _store(name: str, values: dict):
     os.replace(tmp, f)
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b5
+# what the forwards ran with, since curves measured before it are stale
+COSTED = 'grouped attention, growing cache'
+
 def plausible(c: list[float]) -> bool:
     """Whether a cost curve can be a quiet machine's: n tokens
     cost no less than ~one and no more than ~n single steps."""
@@ -190,7 +227,8 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     `plausible`: another process took the cores) is measured once more, and never stored. The forwards
     run with the `kernels` plan: by default the one `generate` runs `model` with now, else `'fast'`."""
     kernels = kernels or _ACTIVE.get(model, 'fast')
-    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
+    key = (f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
+           f' | {COSTED}')
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
@@ -243,6 +281,17 @@ def kernel_plan(model, kernels: str = 'fast') -> dict:
     if kernels == 'linear' or model.device.type != 'cpu':
         return {}
     return fast_kernels(model, exact=kernels == 'exact')
+
+# %% ../nbs/02_engine.ipynb #adf06000
+COST_CONTEXTS = (256, 1024, 2048)   # the contexts curves are measured at
+
+def cost_context(n: int) -> int:
+    "The context in `COST_CONTEXTS` nearest to `n` tokens (log scale): the curve a request of `n` plans with."
+    return min(COST_CONTEXTS, key=lambda c: abs(math.log(max(n, 1) / c)))
+
+def cost_curves(model, k: int = 16, kernels: str | None = None) -> dict[int, list[float]]:
+    "`cost_curve` at each of `COST_CONTEXTS` (measured where not kept yet): `{context: curve}`."
+    return {c: cost_curve(model, k, context=c, kernels=kernels) for c in COST_CONTEXTS}
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -445,7 +494,7 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
     s = Sampling(do_sample, temperature, top_k, top_p)
     ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
     plan = kernel_plan(model, kernels)                        # 01c_kernels' plan for this machine
-    with FastLinears(model, plan):
+    with planned(model, plan):
         _ACTIVE[model] = kernels                              # cost-aware drafters plan with its curve
         try:
             return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
@@ -471,7 +520,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
         if proposer is not None:
             loop.clock = DraftClock(proposer.draft_modules(), stats.times)
             for m in proposer.draft_modules():
-                drafts.enter_context(FastLinears(m, plan))
+                drafts.enter_context(planned(m, plan))
         try:
             while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
                 pass

@@ -4,15 +4,20 @@
 
 # %% ../nbs/01c_kernels.ipynb #d4f911d0
 from __future__ import annotations
+import contextlib
 import time
 import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
+from transformers import AttentionInterface
+from transformers.integrations.sdpa_attention import sdpa_attention_forward
+from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
+
 
 # %% auto #0
 __all__ = ['KERNELS', 'can_pack', 'packed', 'rows_product', 'RowsHead', 'exact_kernels', 'close_kernels', 'fastest_kernel',
-           'shape_plan', 'FastLinears']
+           'shape_plan', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -141,3 +146,41 @@ class FastLinears:
             else:
                 m.forward = f
         self.saved = []
+
+# %% ../nbs/01c_kernels.ipynb #054d4151
+def grouped_sdpa(module, query, key, value, attention_mask, dropout: float = 0.0, scaling=None, **kw):
+    """transformers' SDPA attention; over a mask and several query
+    rows on the CPU, grouped heads go to SDPA as they are."""
+    if (query.device.type == 'cpu' and attention_mask is not None and query.shape[2] > 1
+            and getattr(module, 'num_key_value_groups', 1) > 1 and kw.get('position_bias') is None):
+        out = F.scaled_dot_product_attention(query, key, value, attn_mask=attention_mask, dropout_p=dropout,
+                                             scale=scaling, enable_gqa=True)
+        return out.transpose(1, 2).contiguous(), None
+    return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
+                                  **kw)
+
+AttentionInterface.register('grouped_sdpa', grouped_sdpa)
+AttentionMaskInterface.register('grouped_sdpa', sdpa_mask)     # its masks are SDPA's
+
+# %% ../nbs/01c_kernels.ipynb #5409f39c
+class GroupedAttention:
+    "Context manager: the models in `module` whose attention is transformers' `sdpa` run `grouped_sdpa`."
+    def __init__(self, module):                  # a drafter's head holds a model of its own, with its config
+        found = (getattr(m, 'config', None) for m in module.modules())
+        sdpa = {id(c): c for c in found if getattr(c, '_attn_implementation', None) == 'sdpa'}
+        self.configs = list(sdpa.values())
+    def __enter__(self):
+        for c in self.configs:
+            c._attn_implementation = 'grouped_sdpa'
+        return self
+    def __exit__(self, *exc):
+        for c in self.configs:
+            c._attn_implementation = 'sdpa'
+
+def planned(model, plan: dict) -> contextlib.ExitStack:
+    "Context: `model` with `plan`'s linear kernels (`FastLinears`) and, given a plan, `GroupedAttention`."
+    stack = contextlib.ExitStack()
+    stack.enter_context(FastLinears(model, plan))
+    if plan:
+        stack.enter_context(GroupedAttention(model))
+    return stack

@@ -125,7 +125,7 @@ class MedusaProposer(Proposer):
         # a copy, not a view that would keep the prompt's states alive
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1].clone()
         if self.sized:
-            self.costs = _cost(req.model, len(self.tree), self.cost)   # 06b_suffix: T(n)/T(1)
+            self.costs = _cost(req.model, len(self.tree), self.cost, len(req.tokens))   # T(n)/T(1)
     def update(self, fb: Feedback):
         self.last_hidden = fb.hidden[-1]
         if self.sized:

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, draft_depths
-from .engine import Proposer, Request, Feedback, cost_curve, next_length
+from .engine import Proposer, Request, Feedback, cost_curve, cost_context, next_length
 
 # %% auto #0
 __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',
@@ -132,7 +132,9 @@ class NGramDrafter(Proposer):
         super().reset(req)
         self.cur_k, self.lengths = self.k, None
         if self.length == 'cost' and self.branches == 1:
-            c = cost_curve(req.model, self.k) if self.cost is None else self.cost
+            c = self.cost
+            if c is None:
+                c = cost_curve(req.model, self.k, context=cost_context(len(req.tokens)))
             self.lengths = DraftLength([x / c[0] for x in c[:self.k + 1]])
     def _budget(self, strength: int, most: int) -> int:
         """How many tokens to draft now (at most `most`): the cost model's

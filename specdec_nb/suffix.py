@@ -12,7 +12,7 @@ import torch
 from fastcore.basics import patch
 from .core import Draft, row_topk
 from .models import vocab_size
-from .engine import Proposer, Request, Feedback, cost_curve
+from .engine import Proposer, Request, Feedback, cost_curve, cost_context
 
 # %% auto #0
 __all__ = ['CORPUS_FORMAT', 'MATCH_EDGES', 'SHARE_EDGES', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests',
@@ -417,10 +417,10 @@ def count_children(conts: np.ndarray, odds: EdgeOdds, source: str, m: int, branc
     return children
 
 # %% ../nbs/06b_suffix.ipynb #0e77a0c9
-def _cost(model, k: int, cost=None) -> list[float]:
-    """`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or measured
-    on `model` by `engine.cost_curve` (cached per model)."""
-    c = list(cost) if cost is not None else cost_curve(model, k)
+def _cost(model, k: int, cost=None, context: int = 0) -> list[float]:
+    """`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or measured on `model` by `engine.cost_curve`
+    (cached per model) at the measured context nearest `context` tokens (`cost_context`)."""
+    c = list(cost) if cost is not None else cost_curve(model, k, context=cost_context(context))
     if len(c) < k + 1 or not all(isinstance(x, (int, float)) and x > 0 for x in c):
         raise ValueError(f"cost must hold max_nodes+1 = {k + 1} positive "
                          f"relative forward costs T(n)/T(1); got {c!r}")
@@ -461,7 +461,7 @@ class SuffixProposer(Proposer):
 def reset(self: SuffixProposer, req):
     "Start a request: the cost curve, the corpus checked and grown by the last answer, the request indexed."
     super(SuffixProposer, self).reset(req)
-    self.costs = _cost(req.model, self.max_nodes, self.cost)
+    self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
     if self.corpus is None:
         self.corpus = SuffixCorpus(req.vocab_size)
     if self.corpus.vocab_size != req.vocab_size:
@@ -603,7 +603,7 @@ def reset(self: RecycleProposer, req):
     """Start a request: the cost curve, the table (kept from
     earlier requests) checked and seeded from the prompt."""
     super(RecycleProposer, self).reset(req)
-    self.costs = _cost(req.model, self.max_nodes, self.cost)
+    self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
     if self.table is None:
         self.table = CandidateTable(req.vocab_size, self.k)
     if self.table.next.shape[0] != req.vocab_size:
@@ -663,7 +663,7 @@ class FallbackProposer(Proposer):
         super().reset(req)
         self.primary.reset(req)
         self.fallback.reset(req)
-        self.costs = _cost(req.model, self.max_nodes, self.cost)
+        self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
     def draft_modules(self):
         "Both members' model work (an EAGLE head's layers are timed and run with the target's plan)."
         return self.primary.draft_modules() + self.fallback.draft_modules()

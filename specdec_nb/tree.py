@@ -130,7 +130,7 @@ class TreeDraftProposer(Proposer):
             self.vocab_ids = self.vocab.to(self.device)
             self.head_rows = vocab_head(self.model, self.vocab_ids)
         if self.sized and self.tree is None:
-            self.costs = _cost(req.model, self.total_tokens, self.cost)   # 06b_suffix: T(n)/T(1)
+            self.costs = _cost(req.model, self.total_tokens, self.cost, len(req.tokens))   # T(n)/T(1)
             self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 
 # %% ../nbs/04_tree.ipynb #858bb82d

@@ -209,7 +209,7 @@ def _generate(self: Playground, method: str, on_step):
 
 # %% ../nbs/11_widgets.ipynb #e0f1a2b2
 from fastcore.basics import patch
-from .engine import cost_curve
+from .engine import cost_curves
 
 # %% ../nbs/11_widgets.ipynb #e0f1a2b3
 @patch
@@ -218,7 +218,7 @@ def calibrate(self: Playground, methods: list[str], note: W.HTML):
     (nothing to do for plain decoding), with a note in `note` meanwhile."""
     if all(m == 'vanilla' for m in methods): return
     note.value = "<i>measuring this machine's forward costs, once per model (a few seconds) ...</i>"
-    cost_curve(self.model)
+    cost_curves(self.model)
     note.value = ''
 
 # %% ../nbs/11_widgets.ipynb #77bb0d45
