@@ -289,9 +289,10 @@ def cost_context(n: int) -> int:
     "The context in `COST_CONTEXTS` nearest to `n` tokens (log scale): the curve a request of `n` plans with."
     return min(COST_CONTEXTS, key=lambda c: abs(math.log(max(n, 1) / c)))
 
-def cost_curves(model, k: int = 16, kernels: str | None = None) -> dict[int, list[float]]:
-    "`cost_curve` at each of `COST_CONTEXTS` (measured where not kept yet): `{context: curve}`."
-    return {c: cost_curve(model, k, context=c, kernels=kernels) for c in COST_CONTEXTS}
+def cost_curves(model, k: int = 24, kernels: str | None = None, reps: int = 5) -> dict[int, list[float]]:
+    """`cost_curve` at each of `COST_CONTEXTS` (measured where not kept yet): `{context: curve}`, up to the
+    largest draft a registry drafter sends (`eagle-tree`'s 24 nodes), so that none is measured while timed."""
+    return {c: cost_curve(model, k, context=c, kernels=kernels, reps=reps) for c in COST_CONTEXTS}
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
