@@ -18,11 +18,11 @@ START, END = '<!-- results:start -->', '<!-- results:end -->'
 # Every method's row: (name, run, its name in that run's JSON, a method of the same run to show beside it). Each
 # comes from the latest standard run (8 prompts per group, 48 prompts) that measured the method as it is now; rows
 # from older or smaller runs show a method of the same run beside them, whose standard-run row is in the table.
-ROWS = [('vanilla', 'cut_n8'), ('oracle', 'fast_learned_n8'),
-        ('pld', 'cut_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
-        ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'cut_n8'), ('eagle', 'eagle_n8', None, 'eagle-tree'),
-        ('eagle-tree', 'eagle3_n8'), ('suffix-eagle', 'eagle3_n8'), ('draft', 'cut_n8'),
-        ('tree', 'cut_n8'), ('medusa', 'cut_n8'), ('early-exit', 'cut_n8'),
+ROWS = [('vanilla', 'grouped_n8'), ('oracle', 'fast_learned_n8'),
+        ('pld', 'grouped_n8'), ('pld-tree', 'standard', None, 'pld'), ('ngram', 'fast_n8'),
+        ('lookahead', 'fast_learned_n8'), ('suffix-recycle', 'grouped_n8'), ('eagle', 'grouped_n8'),
+        ('eagle-tree', 'grouped_n8'), ('suffix-eagle', 'grouped_n8'), ('draft', 'grouped_n8'),
+        ('tree', 'grouped_n8'), ('medusa', 'grouped_n8'), ('early-exit', 'grouped_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
         ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
 
