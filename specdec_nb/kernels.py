@@ -152,7 +152,8 @@ def grouped_sdpa(module, query, key, value, attention_mask, dropout: float = 0.0
     """transformers' SDPA attention; over a mask and several query
     rows on the CPU, grouped heads go to SDPA as they are."""
     if (query.device.type == 'cpu' and attention_mask is not None and query.shape[2] > 1
-            and getattr(module, 'num_key_value_groups', 1) > 1 and kw.get('position_bias') is None):
+            and getattr(module, 'num_key_value_groups', 1) > 1 and not kw.get('output_attentions')
+            and kw.get('position_bias') is None and kw.get('softcap') is None):
         out = F.scaled_dot_product_attention(query, key, value, attn_mask=attention_mask, dropout_p=dropout,
                                              scale=scaling, enable_gqa=True)
         return out.transpose(1, 2).contiguous(), None
