@@ -15,7 +15,7 @@ from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_cu
 from .kernels import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
-from .suffix import best_size, pay_floor, _cost
+from .suffix import best_size, pay_floor, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 
 # %% auto #0
 __all__ = ['EAGLE_FORMAT', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer', 'smollm2_eagle_path',
@@ -184,11 +184,14 @@ def update(self: EagleProposer, fb: Feedback):
 # %% ../nbs/09c_eagle.ipynb #d3a84cd6
 class EagleTreeProposer(EagleProposer):
     "EAGLE-2: a dynamic tree grown by the head's confidence, its size set by the target's cost curve."
-    def __init__(self, head: EagleHead, topk: int = 4, depth: int = 5, max_nodes: int = 24, cost=None):
+    def __init__(self, head: EagleHead, topk: int = 4, depth: int = 5, max_nodes: int = 24, cost=None,
+                 calibrated: bool = True):
         if min(topk, depth, max_nodes) < 1:
             raise ValueError(f"topk, depth and max_nodes must be >= 1, got {topk}, {depth}, {max_nodes}")
         super().__init__(head, k=depth, adaptive=False, max_k=max(depth, max_nodes), cost=cost)
         self.topk, self.depth, self.max_nodes = topk, depth, max_nodes
+        # calibrated: nodes ranked by the head's record (kept across requests), not its raw confidence
+        self.calibrated, self.odds, self.tried = calibrated, EdgeOdds(), None
 
 
 # %% ../nbs/09c_eagle.ipynb #8796c8a2
@@ -234,10 +237,12 @@ def _grow(self: EagleTreeProposer, h_root: torch.Tensor, depth: int) -> dict:
 # %% ../nbs/09c_eagle.ipynb #9fc8b3a4
 @patch
 def _select(self: EagleTreeProposer, tree: dict) -> Draft | None:
-    """The leading nodes by score, as many as pay by the cost
-    curve (a tree: every parent outscores its children)."""
+    """The leading nodes by score (calibrated: by `_calibrate`), as many as
+    pay by the cost curve (a tree: every parent outscores its children)."""
     order = sorted(range(len(tree['score'])), key=lambda i: (-tree['score'][i], i))[: self.max_nodes]
     probs = [math.exp(tree['score'][i]) for i in order]
+    if self.calibrated:
+        order, probs = self._calibrate(tree, sorted(order))
     n = best_size(probs, self.costs)
     # `expected`: accepted tokens, as the head estimates them
     keep, self.expected = sorted(order[:n]), sum(probs[:n])
@@ -249,6 +254,32 @@ def propose(self: EagleTreeProposer, tokens: list[int], budget: int) -> Draft | 
     "A tree at most `min(depth, budget)` deep."
     h = self._catch_up(tokens)
     return None if h is None else self._select(self._grow(h, min(self.depth, budget)))
+
+# %% ../nbs/09c_eagle.ipynb #87c88a06
+@patch
+def _calibrate(self: EagleTreeProposer, tree: dict, nodes: list[int]) -> tuple[list[int], list[float]]:
+    """`nodes` (parents first) best first by their paths' calibrated odds, with those odds;
+    the step's nodes are kept (`tried`) for `update` to learn from."""
+    sc, par, depth, p, keys = tree['score'], tree['par'], {-1: 0}, {-1: 1.0}, []
+    for v in nodes:
+        a = par[v]
+        edge = math.exp(sc[v] - (sc[a] if a >= 0 else 0.0))       # the head's confidence in v, given a
+        depth[v] = depth[a] + 1
+        keys.append(('eagle', depth[v], _bucket(edge, CONFIDENCE_EDGES)))
+        p[v] = p[a] * self.odds.p(keys[-1], edge)
+    at = {v: j for j, v in enumerate(nodes)}
+    toks = torch.stack([tree['tok'][v] for v in nodes]).tolist()
+    self.tried = Plan(toks, [at.get(par[v], -1) for v in nodes], [p[v] for v in nodes], keys)
+    order = sorted(nodes, key=lambda v: (-p[v], v))
+    return order, [p[v] for v in order]
+
+@patch
+def update(self: EagleTreeProposer, fb: Feedback):
+    "The chain's `update`; calibrated, the record learns which of the step's nodes were tried and accepted."
+    EagleProposer.update(self, fb)
+    if self.calibrated:
+        self.odds.learn(self.tried, fb.draft, fb.verdict.path)
+    self.tried = None
 
 # %% ../nbs/09c_eagle.ipynb #d124296f
 def smollm2_eagle_path() -> Path:

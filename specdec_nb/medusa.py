@@ -14,12 +14,12 @@ from .core import Draft, Sampling, Verdict, process_logits, _children, _check_fi
 from .engine import Proposer, Request, Feedback
 from .kernels import rows_product
 from .tree import static_tree
-from .suffix import best_size, _cost, _bucket, EdgeOdds, Plan
+from .suffix import best_size, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['CONFIDENCE_EDGES', 'ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choices', 'expected_tau',
-           'MedusaProposer', 'typical_verify', 'typical', 'smollm2_medusa_path', 'load_smollm2_medusa']
+__all__ = ['ResBlock', 'MedusaHeads', 'save_medusa', 'load_medusa', 'medusa_choices', 'expected_tau', 'MedusaProposer',
+           'typical_verify', 'typical', 'smollm2_medusa_path', 'load_smollm2_medusa']
 
 # %% ../nbs/09_medusa.ipynb #1d754b35
 class ResBlock(nn.Module):
@@ -139,8 +139,6 @@ class MedusaProposer(Proposer):
         return Draft(top[self._d, self._r], parents=None if self._chain else self.tree.parents)
 
 # %% ../nbs/09_medusa.ipynb #8c8bc008
-CONFIDENCE_EDGES = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.9)       # buckets of a head's softmax confidence
-
 @patch
 @torch.no_grad()
 def _sized(self: MedusaProposer, h: torch.Tensor) -> Draft | None:

@@ -141,10 +141,11 @@ def _cost_param(setup) -> list[float] | None:
 EAGLE_DEPTH = 3
 
 def _eagle_tree(setup, future=None):
-    """`eagle-tree` with `--param eagle_topk, eagle_depth (default 3), eagle_nodes`,
-    and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
+    """`eagle-tree` with `--param eagle_topk, eagle_depth (default 3), eagle_nodes, eagle_calibrated`
+    (default true), and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
     cost = _cost_param(setup)
-    kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes')
+    kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes',
+               calibrated='eagle_calibrated')
     kw.setdefault('depth', EAGLE_DEPTH)
     if cost is not None:
         kw.setdefault('max_nodes', min(24, len(cost) - 1))

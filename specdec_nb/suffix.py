@@ -15,11 +15,11 @@ from .models import vocab_size
 from .engine import Proposer, Request, Feedback, cost_curve, cost_context
 
 # %% auto #0
-__all__ = ['CORPUS_FORMAT', 'MATCH_EDGES', 'SHARE_EDGES', 'TRUST', 'RANK_GUESS', 'json_array_items', 'sharegpt_requests',
-           'SuffixIndex', 'prompt_key', 'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex', 'best_first',
-           'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge', 'EdgeOdds', 'count_children',
-           'SuffixProposer', 'CandidateTable', 'table_children', 'RecycleProposer', 'FallbackProposer',
-           'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for', 'bench_proposer']
+__all__ = ['CORPUS_FORMAT', 'MATCH_EDGES', 'SHARE_EDGES', 'CONFIDENCE_EDGES', 'TRUST', 'RANK_GUESS', 'json_array_items',
+           'sharegpt_requests', 'SuffixIndex', 'prompt_key', 'tokenizer_fingerprint', 'SuffixCorpus', 'RequestIndex',
+           'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge', 'EdgeOdds',
+           'count_children', 'SuffixProposer', 'CandidateTable', 'table_children', 'RecycleProposer',
+           'FallbackProposer', 'corpus_from_answers', 'smollm2_corpus_path', 'corpus_for', 'bench_proposer']
 
 # %% ../nbs/06b_suffix.ipynb #bd83a608
 def json_array_items(f, chunk: int = 1 << 20):
@@ -388,6 +388,7 @@ class EdgeOdds:
 
 # %% ../nbs/06b_suffix.ipynb #7d8b2a44
 MATCH_EDGES, SHARE_EDGES = (2, 3, 4, 6, 9, 16), (0.2, 0.4, 0.6, 0.8, 0.999)   # the odds' key buckets
+CONFIDENCE_EDGES = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.9)       # buckets of a learned drafter's confidence
 
 def _bucket(x: float, edges) -> int: return bisect.bisect_right(edges, x)
 
