@@ -185,7 +185,7 @@ def update(self: EagleProposer, fb: Feedback):
 class EagleTreeProposer(EagleProposer):
     "EAGLE-2: a dynamic tree grown by the head's confidence, its size set by the target's cost curve."
     def __init__(self, head: EagleHead, topk: int = 4, depth: int = 5, max_nodes: int = 24, cost=None,
-                 calibrated: bool = True):
+                 calibrated: bool = False):
         if min(topk, depth, max_nodes) < 1:
             raise ValueError(f"topk, depth and max_nodes must be >= 1, got {topk}, {depth}, {max_nodes}")
         super().__init__(head, k=depth, adaptive=False, max_k=max(depth, max_nodes), cost=cost)

@@ -142,7 +142,7 @@ EAGLE_DEPTH = 3
 
 def _eagle_tree(setup, future=None):
     """`eagle-tree` with `--param eagle_topk, eagle_depth (default 3), eagle_nodes, eagle_calibrated`
-    (default true), and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
+    (default false), and `cost=1,1.1,...` for a fixed cost curve T(n)/T(1)."""
     cost = _cost_param(setup)
     kw = given(setup, topk='eagle_topk', depth='eagle_depth', max_nodes='eagle_nodes',
                calibrated='eagle_calibrated')
