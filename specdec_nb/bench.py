@@ -62,8 +62,11 @@ class BenchSetup:
         return self.params.get('kernels', 'fast')
     @property
     def draft(self):
-        """The draft model: given, else the shipped distilled draft when it fits the target
-        (`params['draft']='truncated'` opts out), else the target's first layers."""
+        """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
+        it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."""
+        if self.draft_model is None and self.params.get('draft_path'):
+            # chosen: its errors are shown, no fallback
+            self.draft_model = load_draft(self.model, self.params['draft_path'])
         if self.draft_model is None:
             try:
                 if self.params.get('draft') == 'truncated': raise FileNotFoundError
@@ -148,8 +151,8 @@ def method_spec(spec: str) -> tuple[str, dict]:
     return name, parse_params(kvs)
 
 # %% ../nbs/10_bench.ipynb #8b308e41
-_CHOSEN_BY = {'draft_model': ('draft',), 'medusa_heads': ('medusa_path',), 'eagle_head': ('eagle_path',),
-              'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
+_CHOSEN_BY = {'draft_model': ('draft', 'draft_path'), 'medusa_heads': ('medusa_path',),
+              'eagle_head': ('eagle_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
 
 def variant(setup: BenchSetup, over: dict) -> BenchSetup:
     """`setup` with `over` on its params; an artifact those params choose (a

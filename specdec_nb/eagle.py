@@ -8,18 +8,19 @@ import copy, math
 from pathlib import Path
 import torch
 from torch import nn
+import torch.nn.functional as F
 from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths, sub_draft
-from .engine import Proposer, Request, Feedback, tree_mask, next_length, cost_curve, _cache_kw
+from .engine import Proposer, Request, Feedback, Target, tree_mask, next_length, cost_curve, _cache_kw
 from .kernels import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 from .suffix import best_size, pay_floor, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 
 # %% auto #0
-__all__ = ['EAGLE_FORMAT', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer', 'smollm2_eagle_path',
-           'load_smollm2_eagle']
+__all__ = ['EAGLE_FORMAT', 'check_aux_layers', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer',
+           'smollm2_eagle_path', 'load_smollm2_eagle']
 
 # %% ../nbs/09c_eagle.ipynb #43f7956d
 def _one_layer_config(target):
@@ -30,18 +31,26 @@ def _one_layer_config(target):
         cfg.layer_types = cfg.layer_types[:1]
     return cfg
 
+def check_aux_layers(target, layers) -> tuple[int, ...]:
+    "`layers` as a tuple of `hidden_states` indices below the top, or a clear error."
+    N, out = target.config.num_hidden_layers, tuple(int(i) for i in layers)
+    if any(not 0 <= i < N for i in out) or len(set(out)) < len(out):
+        raise ValueError(f"aux_layers must be distinct hidden_states indices in [0, {N - 1}], got {out}")
+    return out
+
+
 # %% ../nbs/09c_eagle.ipynb #dad35de1
 class EagleHead(nn.Module):
-    """EAGLE's drafter: one decoder layer of the target's class
-    over `fc([embed(x(t+1)); f(t)])` predicts `f(t+1)`."""
-    def __init__(self, target, vocab=None):
+    """EAGLE's drafter: one decoder layer of the target's class over `fc([embed(x(t+1)); f(t)])`
+    predicts `f(t+1)`; `aux_layers`: lower layers' features beside `f(t)` (EAGLE-3's fusion, an option)."""
+    def __init__(self, target, vocab=None, aux_layers=()):
         super().__init__()
         base = decoder(target)
         if not hasattr(base, 'layers'):
             raise TypeError("EagleHead needs a Llama-style model "
                             f"(model.layers), got {type(target).__name__}")
-        D = target.config.hidden_size
-        self.fc = nn.Linear(2 * D, D, bias=False)
+        D, self.aux_layers = target.config.hidden_size, check_aux_layers(target, aux_layers)
+        self.fc = nn.Linear((2 + len(self.aux_layers)) * D, D, bias=False)
         self.model = type(base)(_one_layer_config(target))
         self.model.layers[0].input_layernorm = nn.Identity()   # fc's output goes straight in
         # the output is a feature for the target's LM head
@@ -50,7 +59,7 @@ class EagleHead(nn.Module):
         self.model.embed_tokens = base.embed_tokens.requires_grad_(False)
         self.lm_head = target.get_output_embeddings().requires_grad_(False)
         with torch.no_grad():
-            self.fc.weight.copy_(torch.cat([torch.zeros(D, D), torch.eye(D)], 1))
+            self.fc.weight.zero_()[:, D:2 * D] = torch.eye(D)
         self.to(target.device, target.dtype)
         self.restrict(vocab)
 
@@ -64,10 +73,18 @@ def restrict(self: EagleHead, vocab):
 
 @patch
 def forward(self: EagleHead, feats: torch.Tensor, next_ids: torch.Tensor, **kw) -> torch.Tensor:
-    """Predicted features `(B, T, D)` from features `f(t)`
-    `(B, T, D)` and the tokens after them `x(t+1)` `(B, T)`."""
-    x = torch.cat([self.model.embed_tokens(next_ids), feats.to(self.fc.weight.dtype)], -1)
+    """Predicted features `(B, T, D)` from features `f(t)` `(B, T, D)` (or `(B, T, (1+a)D)` with
+    the `a` aux layers' after them) and the tokens after them `x(t+1)` `(B, T)`."""
+    x = torch.cat([self.model.embed_tokens(next_ids), self._fuse(feats)], -1)
     return self.model(inputs_embeds=self.fc(x), **kw).last_hidden_state
+
+@patch
+def _fuse(self: EagleHead, feats: torch.Tensor) -> torch.Tensor:
+    "`[f; aux]`, each aux layer RMS-normalised; zeros for them where only `f` is known (a predicted feature)."
+    f, D, a = feats.to(self.fc.weight.dtype), self.fc.out_features, len(self.aux_layers)
+    if not a: return f
+    if f.shape[-1] == D: return F.pad(f, (0, a * D))
+    return torch.cat([f[..., :D], F.rms_norm(f[..., D:].unflatten(-1, (a, D)), (D,)).flatten(-2)], -1)
 
 @patch
 def logits(self: EagleHead, h: torch.Tensor) -> torch.Tensor:
@@ -80,7 +97,8 @@ EAGLE_FORMAT = 'specdec_nb eagle 1'
 def save_eagle(head: EagleHead, target, path, dtype=torch.float16):
     "Save `head` (fp16 by default) with its reduced vocabulary, for `target`."
     extra = None if head.vocab is None else {'vocab': head.vocab.cpu()}
-    save_weights(head, path, meta=dict(target=fingerprint(target), format=EAGLE_FORMAT), dtype=dtype,
+    aux = dict(aux_layers=','.join(map(str, head.aux_layers))) if head.aux_layers else {}
+    save_weights(head, path, meta=dict(target=fingerprint(target), format=EAGLE_FORMAT, **aux), dtype=dtype,
                  extra=extra)
 
 def load_eagle(target, path) -> EagleHead:
@@ -88,7 +106,8 @@ def load_eagle(target, path) -> EagleHead:
     meta, t = read_checkpoint(target, path, 'EAGLE', 'holds a head')
     if meta.get('format') != EAGLE_FORMAT:
         raise ValueError(f"{path} is not an EAGLE head (format {meta.get('format')!r})")
-    head = EagleHead(target, t['vocab'])
+    aux = [int(i) for i in meta.get('aux_layers', '').split(',') if i.strip()]
+    head = EagleHead(target, t['vocab'], aux)
     load_weights(head, path, expect=dict(target=fingerprint(target)))
     return head.eval()
 
@@ -280,6 +299,13 @@ def update(self: EagleTreeProposer, fb: Feedback):
     if self.calibrated:
         self.odds.learn(self.tried, fb.draft, fb.verdict.path)
     self.tried = None
+
+# %% ../nbs/09c_eagle.ipynb #91a7d86e
+@patch
+def make_target(self: EagleProposer, model) -> Target:
+    "The target, keeping its top-layer states (and, for a fused head, its aux layers' beside them)."
+    layers = self.head.aux_layers
+    return Target(model, hidden=(-1, *layers) if layers else True)
 
 # %% ../nbs/09c_eagle.ipynb #d124296f
 def smollm2_eagle_path() -> Path:

@@ -145,6 +145,9 @@ def export_checkpoint(path, target_config, out_dir, engine: str = 'vllm',
     if not Path(path).exists(): raise FileNotFoundError(f"no EAGLE checkpoint at {path}")
     with safe_open(str(path), 'pt') as f:
         meta = f.metadata() or {}
+    if meta.get('aux_layers'):
+        raise ValueError(f"{path} is a fused head (aux_layers {meta['aux_layers']}): the engines' EAGLE "
+                         "layout takes the top feature only")
     return export_eagle(load_file(str(path)), target_config, out_dir, engine, dtype, meta)
 
 # %% ../nbs/09e_eagle_export.ipynb #a5577afd

@@ -86,21 +86,26 @@ def own_answers(tok, corpus=None) -> list[dict]:
 
 # %% ../nbs/09d_eagle_training.ipynb #67679b7c
 @torch.no_grad()
-def _shard_features(model, records: list[dict]) -> dict:
-    "Features (fp16), ids, offsets and answer starts of `records`, one target forward each."
+def _shard_features(model, records: list[dict], aux_layers=()) -> dict:
+    "Features (fp16; `aux`: the aux layers' side by side), ids, offsets and answer starts, a forward each."
     from specdec_nb.models import decoder
-    ids, feats, starts = [], [], []
+    ids, feats, aux, starts = [], [], [], []
     for r in records:
         x = torch.tensor([r['prompt_ids'] + r['answer_ids']], device=model.device)
-        feats.append(decoder(model)(x).last_hidden_state[0].to('cpu', torch.float16))
+        out = decoder(model)(x, output_hidden_states=bool(aux_layers))
+        feats.append(out.last_hidden_state[0].to('cpu', torch.float16))
+        if aux_layers:
+            aux.append(torch.cat([out.hidden_states[i][0] for i in aux_layers], -1).half().cpu())
         ids.append(x[0].cpu())
         starts.append(len(r['prompt_ids']))
     offsets = torch.tensor([0] + [len(i) for i in ids]).cumsum(0)
-    return dict(ids=torch.cat(ids), offsets=offsets, answer_start=torch.tensor(starts), h=torch.cat(feats))
+    return dict(ids=torch.cat(ids), offsets=offsets, answer_start=torch.tensor(starts), h=torch.cat(feats),
+                **({'aux': torch.cat(aux)} if aux else {}))
 
 # %% ../nbs/09d_eagle_training.ipynb #10145ed2
-def eagle_features(model, records: list[dict], root, shard: int = 16, progress: bool = True) -> dict:
-    "Teacher-forced features of `records` in fp16 shards under `root` (resumable); all of them, loaded."
+def eagle_features(model, records: list[dict], root, shard: int = 16, progress: bool = True,
+                   aux_layers=()) -> dict:
+    "Teacher-forced features of `records` (and `aux_layers`') in fp16 shards under `root` (resumable)."
     from tqdm.auto import tqdm
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -109,25 +114,26 @@ def eagle_features(model, records: list[dict], root, shard: int = 16, progress: 
         path = root / f'shard{s:05d}.safetensors'
         if path.exists(): continue
         part = path.with_suffix('.tmp')
-        save_file(_shard_features(model, records[s * shard:(s + 1) * shard]), str(part))
+        save_file(_shard_features(model, records[s * shard:(s + 1) * shard], aux_layers), str(part))
         part.rename(path)
     return load_features(root, n_shards)
 
 # %% ../nbs/09d_eagle_training.ipynb #1d5c21a0
+_ROWS = ('ids', 'h', 'aux')   # the tensors with a row per position
+
 def feature_slice(feats: dict, start: int, stop: int) -> dict:
     "Records `start..stop-1` of stored features."
     off = feats['offsets']
     a, b = int(off[start]), int(off[stop])
-    return dict(ids=feats['ids'][a:b], offsets=off[start:stop + 1] - a,
-                answer_start=feats['answer_start'][start:stop], h=feats['h'][a:b])
+    return dict(offsets=off[start:stop + 1] - a, answer_start=feats['answer_start'][start:stop],
+                **{k: feats[k][a:b] for k in _ROWS if k in feats})
 
 def join_features(*parts: dict) -> dict:
     "Stored features of several sets, one after the other."
     sizes = torch.tensor([0] + [len(p['ids']) for p in parts]).cumsum(0)
     offsets = torch.cat([torch.tensor([0])] + [p['offsets'][1:] + base for p, base in zip(parts, sizes)])
-    return dict(ids=torch.cat([p['ids'] for p in parts]), offsets=offsets,
-                h=torch.cat([p['h'] for p in parts]),
-                answer_start=torch.cat([p['answer_start'] for p in parts]))
+    return dict(offsets=offsets, answer_start=torch.cat([p['answer_start'] for p in parts]),
+                **{k: torch.cat([p[k] for p in parts]) for k in _ROWS if k in parts[0]})
 
 # %% ../nbs/09d_eagle_training.ipynb #c17d6e04
 def load_features(root, n_shards: int | None = None) -> dict:
@@ -145,8 +151,10 @@ def _window(off: int, end: int, answer: int, max_len: int, lead: int, g) -> tupl
     return a, min(end, a + max_len)
 
 def eagle_batches(feats: dict, batch_size: int = 8, max_len: int = 256, lead: int = 32, seed: int = 0):
-    "`batches(step)` -> `(ids (B, T), features (B, T, D), answer mask (B, T))` of random windows."
-    off, starts, D = feats['offsets'].tolist(), feats['answer_start'].tolist(), feats['h'].shape[1]
+    """`batches(step)` -> `(ids (B, T), features (B, T, D), answer mask (B, T))` of random
+    windows; with stored `aux` features, `(B, T, (1+a)D)`: each position's `[h; aux]`."""
+    H = torch.cat([feats['h'], feats['aux']], -1) if 'aux' in feats else feats['h']
+    off, starts, D = feats['offsets'].tolist(), feats['answer_start'].tolist(), H.shape[1]
     def batches(step):
         g = torch.Generator().manual_seed(seed * 1_000_003 + step)
         rows = torch.randint(len(off) - 1, (batch_size,), generator=g).tolist()
@@ -156,20 +164,24 @@ def eagle_batches(feats: dict, batch_size: int = 8, max_len: int = 256, lead: in
         mask = torch.zeros(batch_size, T, dtype=torch.bool)
         h = torch.zeros(batch_size, T, D)
         for r, (i, a, b) in enumerate(spans):
-            ids[r, :b - a], h[r, :b - a] = feats['ids'][a:b], feats['h'][a:b].float()
+            ids[r, :b - a], h[r, :b - a] = feats['ids'][a:b], H[a:b].float()
             mask[r, :b - a] = torch.arange(a, b) >= off[i] + starts[i]
         return ids, h, mask
     return batches
 
 # %% ../nbs/09d_eagle_training.ipynb #b87ec1a6
-def eagle_loss(head: EagleHead, batch, w_reg: float = 1.0, noise: float = 0.0) -> torch.Tensor:
-    """KL from the target's next-token distribution (reduced
-    vocabulary) + `w_reg` x smooth-L1 on the next feature."""
+def eagle_loss(head: EagleHead, batch, w_reg: float = 1.0, noise: float = 0.0, aux_drop: float = 0.5
+               ) -> torch.Tensor:
+    """KL from the target's next-token distribution (reduced vocabulary) + `w_reg` x smooth-L1
+    on the next feature; a fused head's aux features dropped at `aux_drop` of the positions."""
     ids, f, mask = batch
-    dev = head.fc.weight.device
-    ids, f, mask = ids.to(dev), f.to(dev, head.fc.weight.dtype), mask.to(dev)
+    dev, D, a = head.fc.weight.device, head.fc.out_features, len(head.aux_layers)
+    ids, f, mask = ids.to(dev), f[..., :(1 + a) * D].to(dev, head.fc.weight.dtype), mask.to(dev)
     inp = f[:, :-1] + noise * (torch.rand_like(f[:, :-1]) - 0.5) if noise else f[:, :-1]
-    pred, want, m = head(inp, ids[:, 1:]), f[:, 1:], mask[:, 1:]
+    if a and aux_drop:
+        keep = (torch.rand(inp.shape[:2], device=dev) >= aux_drop)[..., None]
+        inp = torch.cat([inp[..., :D], inp[..., D:] * keep], -1)
+    pred, want, m = head(inp, ids[:, 1:]), f[:, 1:, :D], mask[:, 1:]
     with torch.no_grad():
         logp = F.log_softmax(head.logits(want).float(), -1)
     kl = (logp.exp() * (logp - F.log_softmax(head.logits(pred).float(), -1))).sum(-1)
@@ -179,10 +191,14 @@ def eagle_loss(head: EagleHead, batch, w_reg: float = 1.0, noise: float = 0.0) -
 # %% ../nbs/09d_eagle_training.ipynb #c1425eda
 def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: int = 8, max_len: int = 256,
                 lr: float = 5e-4, w_reg: float = 1.0, noise: float = 0.0, ckpt=None, seed: int = 0,
-                progress: bool = True):
-    "Train an EAGLE head for `target` (frozen) on its stored features; returns `(head, losses)`."
-    head = EagleHead(target, vocab)
-    loss = lambda h, batch: eagle_loss(h, batch, w_reg, noise)
+                progress: bool = True, aux_layers=(), aux_drop: float = 0.5):
+    "Train an EAGLE head (fused: `aux_layers`) for `target` (frozen) on stored features: `(head, losses)`."
+    head = EagleHead(target, vocab, aux_layers)
+    have, need = feats['aux'].shape[1] if 'aux' in feats else 0, len(head.aux_layers) * head.fc.out_features
+    if have != need:
+        raise ValueError(f"the features hold {have} aux columns, aux_layers={aux_layers} need {need}: "
+                         "store them with eagle_features")
+    loss = lambda h, batch: eagle_loss(h, batch, w_reg, noise, aux_drop)
     losses = train(head, loss, eagle_batches(feats, batch_size, max_len, seed=seed), steps, lr=lr, ckpt=ckpt,
                    seed=seed, meta=dict(target=fingerprint(target), format='specdec_nb eagle 1'),
                    progress=progress)
@@ -193,9 +209,10 @@ def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: 
 def eagle_accuracy(head: EagleHead, feats: dict, n: int = 64, max_len: int = 256, seed: int = 1) -> float:
     "Share of answer positions, in `n` held-out windows, where the head's top guess is the target's argmax."
     ids, f, mask = eagle_batches(feats, n, max_len, seed=seed)(0)
-    dev, dt = head.fc.weight.device, head.fc.weight.dtype
-    want = head.lm_head(f[:, 1:].to(dev, dt)).argmax(-1)
-    guess = head.logits(head(f[:, :-1].to(dev, dt), ids[:, 1:].to(dev))).argmax(-1)
+    dev, dt, D = head.fc.weight.device, head.fc.weight.dtype, head.fc.out_features
+    want = head.lm_head(f[:, 1:, :D].to(dev, dt)).argmax(-1)
+    inp = f[:, :-1, :(1 + len(head.aux_layers)) * D].to(dev, dt)       # the head's own aux layers, if any
+    guess = head.logits(head(inp, ids[:, 1:].to(dev))).argmax(-1)
     if head.vocab is not None:
         guess = head.vocab[guess]
     m = mask[:, 1:].to(dev)

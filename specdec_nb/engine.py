@@ -65,20 +65,23 @@ def growing_cache(config) -> DynamicCache:
 # %% ../nbs/02_engine.ipynb #e9b35cce
 class Target:
     "A causal LM with its KV cache: prefill, score a Draft in one forward, commit the accepted path."
-    def __init__(self, model, hidden: bool = False):
+    def __init__(self, model, hidden: bool | tuple = False):
         self.model, self.hidden, self.device = model, hidden, model.device
         self.cache, self.n_cached, self.cache_kw = growing_cache(model.config), 0, _cache_kw(model)
-        # top-layer states of the last forward (kept when `hidden`; the engine hands them on)
+        # top-layer states of the last forward (kept when `hidden`; the engine hands them on); `hidden`
+        # a tuple of `hidden_states` indices: those layers' states side by side, `(n, len(hidden) * D)`
         self.last_hidden = None
         # seconds spent building masks and in the model's forwards
         self.times = dict(mask=0.0, target_forward=0.0)
 
     def run(self, ids, **kw):
         "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
-        out = self.model(ids, use_cache=True, output_hidden_states=self.hidden, **{self.cache_kw: self.cache},
+        out = self.model(ids, use_cache=True, output_hidden_states=bool(self.hidden), **{self.cache_kw: self.cache},
                          **kw)
         if self.hidden:
-            self.last_hidden = out.hidden_states[-1][0]
+            hs = out.hidden_states
+            layers = (-1,) if self.hidden is True else self.hidden
+            self.last_hidden = torch.cat([hs[i][0] for i in layers], -1) if len(layers) > 1 else hs[layers[0]][0]
         return out
 
     @torch.inference_mode()
