@@ -195,7 +195,7 @@ def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: 
     "Train an EAGLE head (fused: `aux_layers`) for `target` (frozen) on stored features: `(head, losses)`."
     head = EagleHead(target, vocab, aux_layers)
     have, need = feats['aux'].shape[1] if 'aux' in feats else 0, len(head.aux_layers) * head.fc.out_features
-    if have != need:
+    if need and have != need:                                            # a top-only head ignores aux columns
         raise ValueError(f"the features hold {have} aux columns, aux_layers={aux_layers} need {need}: "
                          "store them with eagle_features")
     loss = lambda h, batch: eagle_loss(h, batch, w_reg, noise, aux_drop)

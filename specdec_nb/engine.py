@@ -76,12 +76,11 @@ class Target:
 
     def run(self, ids, **kw):
         "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
-        out = self.model(ids, use_cache=True, output_hidden_states=bool(self.hidden), **{self.cache_kw: self.cache},
-                         **kw)
+        out = self.model(ids, use_cache=True, output_hidden_states=bool(self.hidden),
+                         **{self.cache_kw: self.cache}, **kw)
         if self.hidden:
-            hs = out.hidden_states
             layers = (-1,) if self.hidden is True else self.hidden
-            self.last_hidden = torch.cat([hs[i][0] for i in layers], -1) if len(layers) > 1 else hs[layers[0]][0]
+            self.last_hidden = torch.cat([out.hidden_states[i][0] for i in layers], -1)
         return out
 
     @torch.inference_mode()

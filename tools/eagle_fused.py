@@ -7,6 +7,7 @@ answers: first-guess accuracy (`eagle_accuracy`), and tau of chains of 4 on 8 he
 
     OMP_NUM_THREADS=1 python tools/eagle_fused.py top --steps 250      # one process
     OMP_NUM_THREADS=1 python tools/eagle_fused.py fused --steps 250    # another, beside it
+    OMP_NUM_THREADS=1 python tools/eagle_fused.py fused --steps 250 --aux-drop 0   # aux features never dropped
 """
 import argparse, json, sys, time
 from pathlib import Path
@@ -30,7 +31,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('kind', choices=['top', 'fused'])
     ap.add_argument('--steps', type=int, default=250)
+    ap.add_argument('--aux-drop', type=float, default=0.5, help='share of positions whose aux features are dropped')
     a = ap.parse_args()
+    name = a.kind if a.aux_drop == 0.5 or a.kind == 'top' else f'{a.kind}_drop{a.aux_drop:g}'
     from specdec_nb.models import load_smollm2
     model, tok = load_smollm2()
     model.requires_grad_(False)
@@ -38,14 +41,15 @@ def main():
     ft, fh = eagle_feats(ft, train), eagle_feats(fh, held)
     t0 = time.time()
     head, losses = train_eagle(model, ft, frequent_tokens(train, 8192), steps=a.steps, lr=1e-3, noise=0.2,
-                               ckpt=ROOT / f'eagle_{a.kind}.ckpt', aux_layers=AUX if a.kind == 'fused' else ())
+                               ckpt=ROOT / f'eagle_{name}.ckpt', aux_layers=AUX if a.kind == 'fused' else (),
+                               aux_drop=a.aux_drop)
     minutes = (time.time() - t0) / 60
-    save_eagle(head, model, ROOT / f'eagle_{a.kind}.safetensors')
+    save_eagle(head, model, ROOT / f'eagle_{name}.safetensors')
     acc = eagle_accuracy(head, fh, n=48)
     taus = [generate(model, torch.tensor([r['prompt_ids']]), EagleProposer(head, k=4, adaptive=False, cost=FLAT,
                                                                            floor=0.0), max_new_tokens=64).stats.tau
             for r in held[:8]]
-    row = dict(kind=a.kind, aux_layers=list(head.aux_layers), steps=a.steps, positions=a.steps * 8 * 256,
+    row = dict(kind=name, aux_layers=list(head.aux_layers), aux_drop=a.aux_drop, steps=a.steps, positions=a.steps * 8 * 256,
                minutes=round(minutes, 1), loss_last=round(sum(losses[-20:]) / 20, 3), acc=round(acc, 3),
                tau_chain4=round(sum(taus) / len(taus), 3))
     print(row, flush=True)
