@@ -199,7 +199,8 @@ def train_eagle(target, feats: dict, vocab=None, steps: int = 1000, batch_size: 
         raise ValueError(f"the features hold {have} aux columns, aux_layers={aux_layers} need {need}: "
                          "store them with eagle_features")
     loss = lambda h, batch: eagle_loss(h, batch, w_reg, noise, aux_drop)
-    losses = train(head, loss, eagle_batches(feats, batch_size, max_len, seed=seed), steps, lr=lr, ckpt=ckpt,
+    store = feats if need else {k: v for k, v in feats.items() if k != 'aux'}   # top-only: no aux in batches
+    losses = train(head, loss, eagle_batches(store, batch_size, max_len, seed=seed), steps, lr=lr, ckpt=ckpt,
                    seed=seed, meta=dict(target=fingerprint(target), format='specdec_nb eagle 1'),
                    progress=progress)
     return head.eval(), losses

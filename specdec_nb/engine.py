@@ -80,7 +80,8 @@ class Target:
                          **{self.cache_kw: self.cache}, **kw)
         if self.hidden:
             layers = (-1,) if self.hidden is True else self.hidden
-            self.last_hidden = torch.cat([out.hidden_states[i][0] for i in layers], -1)
+            hs = [out.hidden_states[i][0] for i in layers]
+            self.last_hidden = hs[0] if len(hs) == 1 else torch.cat(hs, -1)   # one layer: a view, no copy
         return out
 
     @torch.inference_mode()

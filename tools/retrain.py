@@ -11,9 +11,6 @@ saved under the cache; `specdec bench` compares it with the shipped one in one r
     OMP_NUM_THREADS=1 python tools/retrain.py adapter           # another, beside it
 """
 import argparse, json, time
-from pathlib import Path
-import torch
-from safetensors.torch import load_file
 from specdec_nb.models import load_smollm2, load_prompts, cache_dir
 from specdec_nb.suffix import sharegpt_requests
 from specdec_nb.training import target_features, frequent_tokens, distill_draft, save_draft
