@@ -4,11 +4,11 @@
 
 # %% ../nbs/10_bench.ipynb #1388775e
 from __future__ import annotations
-import json, math, re, resource, statistics, sys, time
+import json, math, platform, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, forward_times, PHASES
+from .engine import generate, forward_times, PHASES, machine_key, default_kernels
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
 from .registry import METHODS, Method, exit_layer
@@ -18,10 +18,9 @@ from .eagle import load_eagle, smollm2_eagle_path
 from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 
 # %% auto #0
-__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
-           'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
-           'check_methods', 'run_bench', 'oracle_ceiling', 'format_table', 'plot_result', 'plot_phases', 'restrict',
-           'plot_temperatures', 'iid_ceiling', 'plot_ceiling']
+__all__ = ['PEER_RUNS', 'KERNEL_FLAGS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
+           'variant', 'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'parse_cpuinfo',
+           'l3_mib', 'machine_info', 'BenchError', 'check_needs', 'check_methods', 'run_bench', 'oracle_ceiling']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -58,8 +57,9 @@ class BenchSetup:
     top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
     @property
     def kernels(self) -> str:
-        "The products our methods run with: `--param kernels=linear|exact`, else `'fast'` (`01c_kernels`)."
-        return self.params.get('kernels', 'fast')
+        """The products our methods run with (`01c_kernels`): `--param kernels=linear|exact`,
+        else `02_engine`'s `default_kernels()` (`SPECDEC_KERNELS`, else `'fast'`)."""
+        return self.params.get('kernels') or default_kernels()
     @property
     def draft(self):
         """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
@@ -281,7 +281,7 @@ def summarize(records: list[dict], greedy: bool = True, baseline: str = 'hf-vani
 def prefill_time(model, ids: torch.Tensor, reps: int = 3) -> float:
     """Median seconds of the engine's own prefill of the whole prompt
     `ids` `(1, T)` into an empty cache (what every method pays)."""
-    from specdec_nb.engine import Target
+    from specdec_nb.target import Target
     times = []
     for _ in range(reps):
         s = time.perf_counter()
@@ -295,9 +295,49 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     """One prompt's prefill time, and T(1), T(k+1) at its context
     half-way through the answer: what the oracle's ceiling is made of."""
     ctx = ids.shape[1] + setup.max_new_tokens // 2
-    kernels = setup.kernels
-    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, kernels=kernels)
+    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, kernels=setup.kernels)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
+
+# %% ../nbs/10_bench.ipynb #66de8097
+KERNEL_FLAGS = ('avx2', 'avx512f', 'avx512_bf16', 'avx512_vnni', 'avx_vnni',                  # x86
+                'amx_bf16', 'amx_int8', 'amx_tile',
+                'asimd', 'asimddp', 'sve', 'sve2', 'bf16', 'i8mm')                             # ARM
+
+def parse_cpuinfo(text: str) -> dict:
+    """The first processor's model and its `KERNEL_FLAGS`, from the text of `/proc/cpuinfo`:
+    x86's `model name` and `flags`, ARM's `Features` (ARM names no model there: None)."""
+    fields = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(':')
+        if sep:
+            fields.setdefault(key.strip().lower(), value.strip())
+    have = set((fields.get('flags') or fields.get('features') or '').split())
+    return dict(cpu=fields.get('model name') or None, flags=[f for f in KERNEL_FLAGS if f in have])
+
+# %% ../nbs/10_bench.ipynb #34a73069
+def l3_mib(cache='/sys/devices/system/cpu/cpu0/cache') -> float | None:
+    "The first CPU's L3 cache in MiB, from `/sys` (None where it does not say)."
+    try:
+        size = next((d / 'size').read_text().strip() for d in sorted(Path(cache).glob('index*'))
+                    if (d / 'level').read_text().strip() == '3')
+        return int(size[:-1]) * {'K': 1 / 1024, 'M': 1, 'G': 1024}[size[-1].upper()]
+    except (OSError, StopIteration, ValueError, KeyError):
+        return None
+
+def machine_info(device='cpu', root='/') -> dict:
+    """The machine a run is measured on: CPU model, cores, torch threads, the ISA flags that decide
+    kernels, L3, GPU, torch, OS, and `02_engine`'s `machine_key`. `root` holds `proc/` and `sys/`;
+    what they do not tell is None."""
+    try:
+        cpu = parse_cpuinfo((Path(root) / 'proc/cpuinfo').read_text())
+    except OSError:
+        cpu = dict(cpu=None, flags=None)
+    dev = torch.device(device)
+    gpu = torch.cuda.get_device_name(dev if dev.type == 'cuda' else 0) if torch.cuda.is_available() else None
+    return dict(cpu=cpu['cpu'] or platform.processor() or None, cores=os.cpu_count(),
+                threads=torch.get_num_threads(), flags=cpu['flags'],
+                l3_mib=l3_mib(Path(root) / 'sys/devices/system/cpu/cpu0/cache'), gpu=gpu,
+                torch=torch.__version__, os=platform.platform() or None, key=machine_key(device))
 
 # %% ../nbs/10_bench.ipynb #a8487557
 class BenchError(ValueError):
@@ -364,7 +404,7 @@ def _config(setup, methods, prompts, limit, repeats, n):
                 model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
                 device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
-                cores=os.cpu_count())
+                cores=os.cpu_count(), machine=machine_info(setup.model.device))
 
 WARM_UP_PROMPT = 'In a few sentences, explain how the gears of a bicycle make climbing a hill easier.'
 
@@ -456,141 +496,3 @@ def oracle_ceiling(records: list[dict], k: int, summary: dict) -> dict | None:
     per = {g: _vs_ceiling(_ceiling([r for r in recs if r['group'] == g], k), m.get('per_category', {}).get(g))
            for g in dict.fromkeys(r['group'] for r in recs)}
     return dict(_vs_ceiling(_ceiling(recs, k), m), per_category=per)
-
-# %% ../nbs/10_bench.ipynb #c1d39e9b
-def _fmt(x, f='{:.2f}'): return '-' if x is None else f.format(x)
-
-def format_table(result: dict) -> str:
-    "The terminal table: overall metrics per method, then speedup per group."
-    ms = result['methods']
-    lines = [f"{'method':16} {'tok/s':>8} {'speedup':>8} {'decode':>7} {'tau':>6} {'accept':>6} "
-             f"{'exact':>6} {'errors':>6}"]
-    for m, r in ms.items():
-        lines.append(f"{m:16} {_fmt(r['tokens_per_s'], '{:.1f}'):>8} {_fmt(r['speedup']):>8} "
-                     f"{_fmt(r.get('decode_speedup')):>7} {_fmt(r['tau']):>6} {_fmt(r.get('acceptance')):>6} "
-                     f"{_fmt(r['exact']):>6} {len(r['errors']):>6}")
-    groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category']))
-    w = max([11] + [len(g) for g in groups])                                   # group names in full
-    lines += ['', 'speedup per group', f"{'method':16} " + ' '.join(f'{g:>{w}}' for g in groups)]
-    for m, r in ms.items():
-        lines.append(f"{m:16} " + ' '.join(f"{_fmt(r['per_category'].get(g, {}).get('speedup')):>{w}}"
-                                           for g in groups))
-    oc = result['config'].get('oracle_ceiling')
-    if oc:
-        lines += ['', 'oracle against its ceiling (k+1)·T(1)/T(k+1), T measured at each prompt\'s context',
-                  f"{'group':16} {'context':>7} {'T(1) ms':>8} {'T(k+1) ms':>9} "
-                  f"{'ceiling':>7} {'speedup':>7} {'decode':>7} {'decode/ceiling':>14}"]
-    for g, c in ({**oc.get('per_category', {}), 'overall': oc} if oc else {}).items():
-        lines.append(f"{g:16} {c['context']:>7} {c['T1'] * 1e3:>8.1f} {c['Tk1'] * 1e3:>9.1f} "
-                     f"{c['ceiling']:>7.2f} {_fmt(c.get('speedup')):>7} "
-                     f"{_fmt(c.get('decode_speedup')):>7} {_fmt(c.get('decode_fraction'), '{:.0%}'):>14}")
-    return '\n'.join(lines)
-
-# %% ../nbs/10_bench.ipynb #6c8c617d
-def plot_result(result: dict, path=None):
-    "Speedup per method and group (bars), and tau per method beside it."
-    import matplotlib
-    import matplotlib.pyplot as plt
-    ms = {m: r for m, r in result['methods'].items() if r['speedup'] is not None}
-    groups = list(dict.fromkeys(g for r in ms.values() for g in r['per_category'])) + ['overall']
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4), gridspec_kw=dict(width_ratios=[3, 1]))
-    w = 0.8 / max(len(ms), 1)
-    for j, (m, r) in enumerate(ms.items()):
-        ys = [r['per_category'].get(g, {}).get('speedup') or 0 for g in groups[:-1]] + [r['speedup']]
-        a1.bar([i + j * w for i in range(len(groups))], ys, w, label=m)
-    a1.axhline(1, color='k', lw=0.8)
-    a1.set_xticks([i + w * (len(ms) - 1) / 2 for i in range(len(groups))], groups, rotation=20)
-    a1.set_ylabel('speedup vs hf-vanilla')
-    a1.legend(fontsize=8, ncol=2)
-    taus = {m: r['tau'] for m, r in result['methods'].items() if r['tau'] is not None}
-    a2.barh(list(taus), list(taus.values()), color='tab:gray')
-    a2.set_xlabel('tau (tokens / target forward)')
-    fig.tight_layout()
-    if path:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=110)
-    return fig
-
-# %% ../nbs/10_bench.ipynb #8b21522b
-def plot_phases(result: dict, path=None):
-    "Each method of ours: the share of its decoding time per phase (`PHASES`), overhead hatched."
-    import matplotlib.pyplot as plt
-    ms = {m: r['phases'] for m, r in result['methods'].items() if r.get('phases')}
-    if not ms: raise ValueError("no method of ours in this result: only ours record phases")
-    fig, ax = plt.subplots(figsize=(8, 0.4 * len(ms) + 1.4))
-    left = [0.0] * len(ms)
-    for p in PHASES:
-        share = [ph.get(p, 0.0) / (sum(ph.values()) or 1) for ph in ms.values()]
-        ax.barh(list(ms), share, left=left, label=p, hatch=None if p.endswith('forward') else '//')
-        left = [a + b for a, b in zip(left, share)]
-    ax.set(xlim=(0, 1), xlabel='share of the decoding time')
-    ax.invert_yaxis()                                   # the first method on top
-    ax.legend(fontsize=7, ncol=4, loc='upper center', bbox_to_anchor=(0.5, -0.25))
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=110)
-    return fig
-
-# %% ../nbs/10_bench.ipynb #8115f7c6
-def restrict(result: dict, question_ids) -> dict:
-    "`result` summarized again over the prompts in `question_ids` only, from its stored records."
-    keep = set(question_ids)
-    recs = [r for r in result['records'] if r['question_id'] in keep]
-    return dict(result, records=recs, methods=summarize(recs, greedy=False))
-
-def _setting(config: dict) -> str:
-    t, p = config.get('temperature') or 0, config.get('top_p', 1.0)
-    return 'greedy' if t == 0 else f'T={t:g}' + (f', top-p {p:g}' if p < 1 else '')
-
-# %% ../nbs/10_bench.ipynb #2e8e6b29
-def plot_temperatures(runs: list[dict], path=None):
-    "Speedup (left) and tau (right) of each method present in every one of `runs`, against their temperature."
-    import matplotlib.pyplot as plt
-    runs = sorted(runs, key=lambda r: r['config'].get('temperature') or 0)
-    xs = [r['config'].get('temperature') or 0 for r in runs]
-    names = [m for m in runs[0]['methods']
-             if m != 'hf-vanilla' and all(r['methods'].get(m, {}).get('speedup') for r in runs)]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
-    for ax, key, what in zip(axes, ('speedup', 'tau'), ('speedup vs hf-vanilla', 'tau (tokens / forward)')):
-        for j, m in enumerate(names):   # tab20: a colour of its own for each of up to 20 methods
-            ax.plot(xs, [r['methods'][m][key] for r in runs], marker='os^D'[j % 4],
-                    color=plt.cm.tab20(j % 20), label=m)
-        ax.set_xticks(xs, [_setting(r['config']) for r in runs])
-        ax.set_ylabel(what)
-    axes[0].axhline(1, color='k', lw=0.8)
-    axes[0].legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=110)
-    return fig
-
-# %% ../nbs/10_bench.ipynb #06d2a493
-def iid_ceiling(alpha: float, cost: list[float]) -> tuple[float, int]:
-    """`(speedup, k)`: the best tokens per unit of time, over chain lengths `k`, of a free drafter whose
-    tokens are each accepted with probability `alpha` (independently), on cost curve `cost` (T(n)/T(1))."""
-    return max((sum(alpha ** i for i in range(k + 1)) / cost[k], k) for k in range(len(cost)))
-
-# %% ../nbs/10_bench.ipynb #45ec2949
-def plot_ceiling(runs: list[dict], path=None):
-    """`iid_ceiling` against the acceptance rate (on the first run's cost
-    curve), and each run's methods as points."""
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    alphas = [i / 100 for i in range(96)]
-    ax.plot(alphas, [iid_ceiling(a, runs[0]['config']['cost_curve'])[0] for a in alphas], 'k-', lw=1,
-            label='ceiling: a free drafter, acceptance independent per token')
-    for r, marker in zip(runs, 'os^D'):
-        pts = {m: x for m, x in r['methods'].items() if x.get('acceptance') is not None and x.get('speedup')}
-        ax.scatter([x['acceptance'] for x in pts.values()], [x['speedup'] for x in pts.values()],
-                   marker=marker, label=_setting(r['config']))
-        for m, x in pts.items():
-            ax.annotate(m, (x['acceptance'], x['speedup']), fontsize=6, xytext=(3, 2),
-                        textcoords='offset points')
-    ax.axhline(1, color='gray', lw=0.6)
-    ax.set_xlabel('acceptance rate (draft tokens accepted / verified)')
-    ax.set_ylabel('speedup vs hf-vanilla')
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=110)
-    return fig

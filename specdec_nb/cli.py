@@ -9,7 +9,7 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'make_proposer',
-           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'main']
+           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'main']
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
@@ -37,7 +37,7 @@ def _common(p):
 
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
-    "The `specdec` argument parser: the `bench`, `generate` and `demo` subcommands and their options."
+    "The `specdec` argument parser: the `bench`, `generate`, `demo` and `warm` subcommands and their options."
     ap = argparse.ArgumentParser(prog='specdec',
                                  description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument('--method', default='pld')
     d.add_argument('--repeats', type=int, default=3, help='timed rounds (the spread shows the noise)')
     _common(d)
+    w = sub.add_parser('warm', help="measure this machine's kernel plan and forward-cost curves for a model "
+                                    'ahead of time (kept in the cache; later runs read them)')
+    _common(w)
     return ap
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a2
@@ -133,8 +136,10 @@ def check_args(a):
     from specdec_nb.models import check_model_source
     check_numbers(a)
     check_device(a.device)
-    check_methods(split_methods(a.methods) if a.cmd == 'bench' else [a.method])
-    if a.cmd != 'bench':
+    if a.cmd == 'bench':
+        check_methods(split_methods(a.methods))
+    elif a.cmd in ('generate', 'demo'):
+        check_methods([a.method])
         _check_method(a)
     if getattr(a, 'prompts', None) and not Path(a.prompts).is_file():
         raise BenchError(f"prompt file not found: {a.prompts}")
@@ -169,7 +174,8 @@ def _setup(a):
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
-    from specdec_nb.bench import run_bench, format_table, plot_result, split_methods
+    from specdec_nb.bench import run_bench, split_methods
+    from specdec_nb.report import format_table, plot_result
     setup = _setup(a)
     res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json,
                     progress=not a.no_progress)
@@ -295,6 +301,17 @@ def cmd_demo(a):
           "tokens against plain greedy decoding's, every round)")
     if not same: raise SystemExit("outputs differ: that is a bug")
 
+# %% ../nbs/12_cli.ipynb #aba1007f
+def cmd_warm(a):
+    "`specdec warm`: the model's kernel plan and cost curves on this machine, measured once and kept."
+    import time
+    from specdec_nb.engine import cost_curves, kernel_plan
+    setup = _setup(a)
+    for what, step in (('kernel plan', kernel_plan), ('cost curves', cost_curves)):
+        t0 = time.perf_counter()
+        step(setup.model)
+        print(f'specdec: {what} ready in {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+
 # %% ../nbs/12_cli.ipynb #0813f58d
 def main(argv=None):
     "Entry point of the `specdec` console script."
@@ -302,7 +319,8 @@ def main(argv=None):
     a = build_parser().parse_args(argv)
     try:
         check_args(a)
-        return {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo}[a.cmd](a) and 0
+        cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm}
+        return cmds[a.cmd](a) and 0
     except (BenchError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr)
         raise SystemExit(2)

@@ -9,7 +9,8 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
-from .engine import Proposer, Request, Feedback, _cache_kw, next_length
+from .engine import Proposer, Request, Feedback, next_length
+from .target import _cache_kw
 from .kernels import RowsHead
 
 # %% auto #0

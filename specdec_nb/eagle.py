@@ -12,11 +12,12 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths, sub_draft
-from .engine import Proposer, Request, Feedback, Target, tree_mask, next_length, cost_curve, _cache_kw
+from .engine import Proposer, Request, Feedback, next_length, cost_curve
+from .target import Target, tree_mask, _cache_kw
 from .kernels import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
-from .suffix import best_size, pay_floor, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
+from .sizing import best_size, pay_floor, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 
 # %% auto #0
 __all__ = ['EAGLE_FORMAT', 'check_aux_layers', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer',
@@ -130,7 +131,7 @@ class EagleProposer(Proposer):
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
-        self.costs = _cost(req.model, self.max_k, self.cost, len(req.tokens))   # 06b_suffix's
+        self.costs = _cost(req.model, self.max_k, self.cost, len(req.tokens))   # 02b_sizing's
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 

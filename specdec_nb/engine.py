@@ -4,152 +4,28 @@
 
 # %% ../nbs/02_engine.ipynb #057e5895
 from __future__ import annotations
-import contextlib, hashlib, inspect, json, math, os, platform, sys, time, weakref
+import contextlib, hashlib, json, math, os, platform, sys, time, weakref
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 import torch
 from fastcore.basics import patch
-from transformers import DynamicCache
-from transformers.cache_utils import DynamicLayer
-from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
-from .models import vocab_size
 from torch import nn
+from .core import Draft, Sampling, Verdict, verify, draft_depths
+from .models import vocab_size
 from .kernels import planned, shape_plan
+from .target import Target, _context_len
 
 # %% auto #0
-__all__ = ['COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'GrowingLayer', 'growing_cache', 'Target', 'additive_mask',
-           'tree_mask', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible', 'cost_curve', 'fast_kernels',
-           'kernel_plan', 'cost_context', 'cost_curves', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer',
-           'fit_draft', 'next_length', 'GenerateOutput', 'generate', 'DraftClock']
-
-# %% ../nbs/02_engine.ipynb #446e7007
-def _cache_kw(model) -> str:
-    params = inspect.signature(model.forward).parameters
-    return 'cache' if 'cache' in params else 'past_key_values'
-
-def _context_len(config) -> int | None:
-    return getattr(config, 'max_position_embeddings', None) or getattr(config, 'n_positions', None)
-
-# %% ../nbs/02_engine.ipynb #651d3f87
-class GrowingLayer(DynamicLayer):
-    "A `DynamicLayer` whose keys and values are views of buffers with room: states are written in place."
-    def update(self, key_states, value_states, *args, **kwargs):
-        if not self.is_initialized:
-            self.lazy_initialization(key_states, value_states)
-        n, k = self.get_seq_length(), key_states.shape[-2]
-        if not self._room(key_states, n, n + k):
-            self._grow(key_states, value_states, n, n + k)
-        self._k[..., n:n + k, :], self._v[..., n:n + k, :] = key_states, value_states
-        self.keys, self.values = self._k[..., :n + k, :], self._v[..., :n + k, :]
-        return self.keys, self.values
-    def _room(self, x, n, need) -> bool:
-        "Whether the buffers hold `need` positions of `x`'s kind and still back `keys` (none replaced them)."
-        b = getattr(self, '_k', None)
-        return (b is not None and b.shape[-2] >= need and b.shape[:2] == x.shape[:2] and b.dtype == x.dtype
-                and b.device == x.device and (n == 0 or self.keys.data_ptr() == b.data_ptr()))
-    def _grow(self, k, v, n, need):
-        cap = need + max(need // 2, 64)
-        self._k, self._v = (x.new_empty(*x.shape[:2], cap, x.shape[-1]) for x in (k, v))
-        if n:
-            self._k[..., :n, :], self._v[..., :n, :] = self.keys, self.values
-
-# %% ../nbs/02_engine.ipynb #5754310d
-def growing_cache(config) -> DynamicCache:
-    "transformers' `DynamicCache` for `config`, its plain dynamic layers made `GrowingLayer`s."
-    cache = DynamicCache(config=config)
-    cache.layers = [GrowingLayer() if type(l) is DynamicLayer else l for l in cache.layers]
-    if getattr(cache, 'layer_class_to_replicate', None) is DynamicLayer:
-        cache.layer_class_to_replicate = GrowingLayer
-    return cache
-
-# %% ../nbs/02_engine.ipynb #e9b35cce
-class Target:
-    "A causal LM with its KV cache: prefill, score a Draft in one forward, commit the accepted path."
-    def __init__(self, model, hidden: bool | tuple = False):
-        self.model, self.hidden, self.device = model, hidden, model.device
-        self.cache, self.n_cached, self.cache_kw = growing_cache(model.config), 0, _cache_kw(model)
-        # top-layer states of the last forward (kept when `hidden`; the engine hands them on); `hidden`
-        # a tuple of `hidden_states` indices: those layers' states side by side, `(n, len(hidden) * D)`
-        self.last_hidden = None
-        # seconds spent building masks and in the model's forwards
-        self.times = dict(mask=0.0, target_forward=0.0)
-
-    def run(self, ids, **kw):
-        "One forward of `ids` `(1, n)` over the cache (which grows by `n`)."
-        out = self.model(ids, use_cache=True, output_hidden_states=bool(self.hidden),
-                         **{self.cache_kw: self.cache}, **kw)
-        if self.hidden:
-            layers = (-1,) if self.hidden is True else self.hidden
-            hs = [out.hidden_states[i][0] for i in layers]
-            self.last_hidden = hs[0] if len(hs) == 1 else torch.cat(hs, -1)   # one layer: a view, no copy
-        return out
-
-    @torch.inference_mode()
-    def prefill(self, ids: torch.Tensor):
-        "Put `ids` `(1, T)` into the cache (no logits needed: the root comes next)."
-        if ids.shape[1]:
-            self.run(ids.to(self.device), logits_to_keep=1)
-            self.n_cached += ids.shape[1]
-
-# %% ../nbs/02_engine.ipynb #75d6ce89
-def additive_mask(allowed: torch.Tensor, dtype=torch.float32, device='cpu') -> torch.Tensor:
-    """Boolean `(q, k)` 'may attend' -> additive 4-D mask
-    `(1, 1, q, k)` (0 where allowed, the dtype's minimum elsewhere)."""
-    blocked = torch.finfo(dtype).min
-    mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, blocked)
-    return mask[None, None].to(device)
-
-def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
-    "Additive 4-D mask `(1, 1, 1+n, prefix+1+n)`: each node sees the prefix, the root and its ancestors."
-    n = len(d)
-    mask = torch.full((1 + n, prefix + 1 + n), torch.finfo(dtype).min, dtype=dtype)
-    mask[:, :prefix + 1] = 0
-    mask[1:, prefix + 1:].masked_fill_(ancestor_mask(d), 0)
-    return mask[None, None].to(device)
-
-@patch
-@torch.inference_mode()
-def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
-    "Logits `(1+n, V)` at the root and at each draft node."
-    t0 = time.perf_counter()
-    ids = torch.tensor([root], device=self.device)
-    if d is not None and len(d):
-        ids = torch.cat([ids, d.tokens.to(self.device)])        # no host sync where drafts live on a GPU
-    kw = {}
-    if d is not None and not d.is_chain:
-        pos = torch.tensor([self.n_cached + x for x in [0] + draft_depths(d)], device=self.device)
-        kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device),
-                  position_ids=pos[None])
-    t1 = time.perf_counter()
-    logits = self.run(ids[None], **kw).logits[0]
-    self.times['mask'] += t1 - t0
-    self.times['target_forward'] += time.perf_counter() - t1
-    return logits
-
-# %% ../nbs/02_engine.ipynb #afd13d4f
-@patch
-@torch.inference_mode()
-def commit(self: Target, d: Draft | None, path: list[int]):
-    "Keep the root and the accepted `path` of `d` in the cache; drop every other scored node."
-    n_in, keep, start = 1 + (len(d) if d is not None else 0), 1 + len(path), self.n_cached + 1
-    prefix = path == list(range(len(path)))
-    if not prefix:                      # not a prefix of the nodes: gather the path into place
-        src = torch.tensor([start + i for i in path], device=self.device)
-        for layer in self.cache.layers:
-            layer.keys[:, :, start: start + len(path)] = layer.keys.index_select(2, src)
-            layer.values[:, :, start: start + len(path)] = layer.values.index_select(2, src)
-    if n_in > keep:
-        self.cache.crop(-(n_in - keep))
-    self.n_cached += keep
-    if self.hidden:
-        h = self.last_hidden
-        self.last_hidden = h[:keep] if prefix else h[[0] + [1 + i for i in path]]
+__all__ = ['COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible',
+           'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'Stats',
+           'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
+           'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str = 'fast') -> list[float]:
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str | None = None) -> list[float]:
     """Median seconds of one forward over `n` new tokens after `context` cached
-    tokens, for each `n` in `ns` (interleaved), with the `kernels` plan."""
+    tokens, for each `n` in `ns` (interleaved), with the `kernels` plan (None: `default_kernels()`)."""
     with planned(model, kernel_plan(model, kernels)):
         return _forward_times(model, context, ns, reps)
 
@@ -218,18 +94,19 @@ def _store(name: str, values: dict):
 COSTED = 'grouped attention, growing cache'
 
 def plausible(c: list[float]) -> bool:
-    """Whether a cost curve can be a quiet machine's: n tokens
-    cost no less than ~one and no more than ~n single steps."""
-    return all(0.75 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
+    """Whether a cost curve can be a quiet machine's: n tokens cost no less than ~one and no more than
+    ~n single steps, and no size costs over twice both its neighbours (an isolated spike)."""
+    bounded = all(0.75 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
+    return bounded and not any(x > 2 * max(a, b) for a, x, b in zip(c, c[1:], c[2:]))
 
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
                verbose: bool = True, kernels: str | None = None) -> list[float]:
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17)
     once per model architecture and machine, with a line on stderr, then kept in memory and in
     `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
-    `plausible`: another process took the cores) is measured once more, and never stored. The forwards
-    run with the `kernels` plan: by default the one `generate` runs `model` with now, else `'fast'`."""
-    kernels = kernels or _ACTIVE.get(model, 'fast')
+    `plausible`: another process took the cores) is measured once more, and never stored. The forwards run
+    with the `kernels` plan: by default the one `generate` runs `model` with now, else `default_kernels()`."""
+    kernels = kernels or _ACTIVE.get(model) or default_kernels()
     key = (f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
            f' | {COSTED}')
     mem = _COSTS.setdefault(model, {})
@@ -267,7 +144,8 @@ def fast_kernels(model, max_rows: int = 24, verbose: bool = True, exact: bool = 
     bias_free = [m for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None]
     shapes = {tuple(m.weight.shape): m.weight.detach() for m in bias_free}
     for shape, w in shapes.items():
-        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows}{"" if exact else " close"} | {where}'
+        how = '' if exact else ' close, packed throughout'      # (01c_kernels: one copy of the weights)
+        key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows}{how} | {where}'
         if key not in stored and verbose and not new:
             print(f'specdec: choosing the fastest {"exact " if exact else ""}matrix product '
                   'per layer shape, once for this machine ...', file=sys.stderr)
@@ -277,8 +155,20 @@ def fast_kernels(model, max_rows: int = 24, verbose: bool = True, exact: bool = 
     plans[exact] = plan
     return plan
 
-def kernel_plan(model, kernels: str = 'fast') -> dict:
-    "The plan for `kernels` (one of `KERNEL_MODES`): none for `'linear'` or off the CPU."
+# %% ../nbs/02_engine.ipynb #9745fba3
+def default_kernels() -> str:
+    """The `kernels` mode of every call that names none: `$SPECDEC_KERNELS`
+    when set (one of `KERNEL_MODES`), else `'fast'`."""
+    mode = os.environ.get('SPECDEC_KERNELS')
+    if mode is None: return 'fast'
+    if mode not in KERNEL_MODES:
+        raise ValueError(f"SPECDEC_KERNELS must be one of {', '.join(KERNEL_MODES)}; got {mode!r}")
+    return mode
+
+def kernel_plan(model, kernels: str | None = None) -> dict:
+    """The plan for `kernels` (one of `KERNEL_MODES`; None: `default_kernels()`):
+    none for `'linear'` or off the CPU."""
+    kernels = default_kernels() if kernels is None else kernels
     if kernels not in KERNEL_MODES:
         raise ValueError(f"kernels must be one of {', '.join(KERNEL_MODES)}; got {kernels!r}")
     if kernels == 'linear' or model.device.type != 'cpu':
@@ -493,10 +383,10 @@ class GenerateOutput:
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             kernels: str = 'fast') -> GenerateOutput:
+             kernels: str | None = None) -> GenerateOutput:
     "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
-    s = Sampling(do_sample, temperature, top_k, top_p)
-    ids, eos = _check_request(model, input_ids, max_new_tokens), _eos_ids(model, eos_token_id)
+    s, ids = Sampling(do_sample, temperature, top_k, top_p), _check_request(model, input_ids, max_new_tokens)
+    eos, kernels = _eos_ids(model, eos_token_id), default_kernels() if kernels is None else kernels
     plan = kernel_plan(model, kernels)                        # 01c_kernels' plan for this machine
     with planned(model, plan):
         _ACTIVE[model] = kernels                              # cost-aware drafters plan with its curve

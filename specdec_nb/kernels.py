@@ -4,20 +4,21 @@
 
 # %% ../nbs/01c_kernels.ipynb #d4f911d0
 from __future__ import annotations
-import contextlib
-import time
+import contextlib, ctypes, itertools, os, sys, tempfile, time
 import torch
 import torch.nn.functional as F
+from fastcore.basics import patch
 from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
 from transformers import AttentionInterface
 from transformers.integrations.sdpa_attention import sdpa_attention_forward
 from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
-
+from .models import cache_dir
 
 # %% auto #0
-__all__ = ['KERNELS', 'can_pack', 'packed', 'rows_product', 'RowsHead', 'exact_kernels', 'close_kernels', 'fastest_kernel',
-           'shape_plan', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
+__all__ = ['KERNELS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'can_pack', 'packed', 'rows_product', 'RowsHead',
+           'matching_kernels', 'fastest_kernel', 'shape_plan', 'file_backed', 'clean_file_maps', 'page_out', 'one_copy',
+           'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -70,34 +71,26 @@ class RowsHead(nn.Module):
     def __len__(self): return self.w.shape[0]
 
 # %% ../nbs/01c_kernels.ipynb #278f1a6b
-def _probes(w: torch.Tensor, n: int, probes: int, seed: int) -> tuple[list, dict]:
-    "`probes` seeded inputs of `n` rows, each with `F.linear`'s result; the `KERNELS` that run on `w`."
+@torch.inference_mode()
+def matching_kernels(w: torch.Tensor, n: int, exact: bool = True, probes: int = 3,
+                     seed: int = 0) -> list[str]:
+    """Names of the `KERNELS` whose result for `n` seeded random rows equals `F.linear`'s with weight `w`:
+    bitwise when `exact`, else up to float32 rounding."""
     g = torch.Generator(device='cpu').manual_seed(seed)
     xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
-    runs = {k: f for k, f in KERNELS.items() if k != 'packed' or can_pack(w)}
-    return [(x, F.linear(x, w)) for x in xs], runs
-
-@torch.inference_mode()
-def exact_kernels(w: torch.Tensor, n: int, probes: int = 3, seed: int = 0) -> list[str]:
-    "Names of the `KERNELS` whose result for `n` rows is bitwise equal to `F.linear` with weight `w`."
-    pairs, kernels = _probes(w, n, probes, seed)
-    return [k for k, f in kernels.items() if all(torch.equal(f(x, w).contiguous(), r) for x, r in pairs)]
-
-# %% ../nbs/01c_kernels.ipynb #33d1c653
-@torch.inference_mode()
-def close_kernels(w: torch.Tensor, n: int, probes: int = 3, seed: int = 0) -> list[str]:
-    "Names of the `KERNELS` whose result for `n` rows equals `F.linear`'s up to float32 rounding."
-    pairs, kernels = _probes(w, n, probes, seed)
+    pairs = [(x, F.linear(x, w)) for x in xs]
     tol = dict(rtol=1e-4, atol=1e-5 * w.shape[1] ** .5)
-    return [k for k, f in kernels.items() if all(torch.allclose(f(x, w), r, **tol) for x, r in pairs)]
+    def same(a, b): return torch.equal(a.contiguous(), b) if exact else torch.allclose(a, b, **tol)
+    runs = [k for k in KERNELS if k != 'packed' or can_pack(w)]
+    return [k for k in runs if all(same(KERNELS[k](x, w), r) for x, r in pairs)]
 
 # %% ../nbs/01c_kernels.ipynb #719aca7d
 @torch.inference_mode()
 def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True, cold: int = 64 << 20) -> str:
-    """The fastest of `exact_kernels(w, n)` (or of `close_kernels` when not `exact`), each timed over
+    """The fastest of `matching_kernels(w, n, exact)`, each timed over
     copies of `w` that fill `cold` bytes (at most 64), so that it reads its weight from memory as in a
     whole model; `F.linear` unless another wins by 5 % (noise must not flip the choice)."""
-    names = (exact_kernels if exact else close_kernels)(w, n)
+    names = matching_kernels(w, n, exact)
     ws = [w.clone() for _ in range(max(1, min(64, cold // (w.numel() * w.element_size()))))]
     x, times = torch.randn(n, w.shape[1]).to(w), {k: [] for k in names}
     for r in range(reps + 1):
@@ -113,39 +106,129 @@ def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True, c
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
 def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3, exact: bool = True) -> list[str]:
-    """The kernel for `n = 1..max_rows` rows with weight `w`
-    (`engine.fast_kernels` keeps one per shape and machine)."""
-    return [fastest_kernel(w, n, reps, exact) for n in range(1, max_rows + 1)]
+    """The kernel for `n = 1..max_rows` rows with weight `w` (`engine.fast_kernels` keeps one per shape and
+    machine); not `exact`, packed at every row count if at any."""
+    plan = [fastest_kernel(w, n, reps, exact) for n in range(1, max_rows + 1)]
+    return ['packed'] * max_rows if not exact and 'packed' in plan else plan
+
+# %% ../nbs/01c_kernels.ipynb #c9794929
+SPILL_MIN = 1 << 20   # bytes: a smaller tensor keeps a copy in memory (not worth a file)
+
+def file_backed(t: torch.Tensor) -> torch.Tensor:
+    """A copy of the CPU tensor `t` in a private map of an unlinked file in `cache_dir()`:
+    a page is read back from disk, and resident, only where something reads it."""
+    d = cache_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    fd, path = tempfile.mkstemp(prefix='weights-', dir=d)
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            t.detach().contiguous().reshape(-1).view(torch.uint8).numpy().tofile(f)
+        return torch.from_file(path, shared=False, size=t.numel(), dtype=t.dtype).view(t.shape)
+    finally:
+        os.unlink(path)
+
+# %% ../nbs/01c_kernels.ipynb #67525ef7
+MADV_DONTNEED, MADV_PAGEOUT = 4, 21   # Linux (PAGEOUT since 5.4)
+
+def clean_file_maps() -> list[tuple[int, int]]:
+    "Address ranges of this process's file maps that hold no page of their own (Linux's `/proc/self/smaps`)."
+    spans, cur = [], None
+    with open('/proc/self/smaps') as f:
+        for line in f:
+            head = line.split()
+            if not head[0].endswith(':'):                                    # a map: range, perms, ..., path
+                lo, hi = (int(x, 16) for x in head[0].split('-'))
+                cur = (lo, hi) if len(head) >= 6 and head[5].startswith('/') else None
+            elif head[0] == 'Anonymous:' and cur and head[1] == '0':
+                spans.append(cur)
+    return spans
+
+# %% ../nbs/01c_kernels.ipynb #9107dac6
+def page_out(t: torch.Tensor, clean: list | None = None):
+    """Give Linux back the pages under `t`: dropped where they lie in one of the `clean` file maps (read
+    again from the file if needed), else reclaimed (`MADV_PAGEOUT`); no data is lost. A no-op elsewhere."""
+    if not sys.platform.startswith('linux') or t.device.type != 'cpu' or not t.numel(): return
+    page, start = os.sysconf('SC_PAGE_SIZE'), t.data_ptr()
+    lo, end = start - start % page, start + t.numel() * t.element_size()
+    inside = any(a <= lo and end <= b for a, b in (clean or ()))
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(end - lo), MADV_DONTNEED if inside else MADV_PAGEOUT)
+
+# %% ../nbs/01c_kernels.ipynb #69ffc2f0
+_ONE, _HOMED = WeakIdKeyDictionary(), WeakIdKeyDictionary()   # tensor -> its version once moved
+
+def _version(w): return 0 if w.is_inference() else w._version
+
+def one_copy(w: torch.Tensor, min_bytes: int = SPILL_MIN, clean: list | None = None) -> bool:
+    """Make the packed copy of the float32 CPU weight `w` the only one resident: its dense storage becomes
+    `file_backed` (the same Parameter, shape and values), the old pages given back (`page_out`).
+    Whether it is so."""
+    if w in _ONE and _ONE[w] == _version(w): return True
+    if not can_pack(w) or w.numel() * w.element_size() < min_bytes: return False
+    with torch.inference_mode(False):
+        p, old = packed(w), w.data
+        w.data = file_backed(w)
+    page_out(old, clean)
+    _PACKED[w], _ONE[w] = (_version(w), p), _version(w)
+    return True
+
+# %% ../nbs/01c_kernels.ipynb #89cb2ece
+def single_copy(model, weights, min_bytes: int = SPILL_MIN) -> list:
+    """`one_copy` for `weights` of `model`; where any moved, `model`'s other CPU tensors get storage of their
+    own (large ones `file_backed`), so that no file the model was loaded from stays mapped. Those moved."""
+    if all(_ONE.get(w) == _version(w) for w in weights): return []             # (every call of generate)
+    clean = clean_file_maps() if sys.platform.startswith('linux') else []
+    moved = [w for w in weights if one_copy(w, min_bytes, clean)]
+    if moved:
+        for t in itertools.chain(model.parameters(), model.buffers()):
+            if t.device.type != 'cpu' or t in _ONE or _HOMED.get(t) == _version(t): continue
+            old = t.data
+            with torch.inference_mode(False):
+                t.data = file_backed(t) if t.numel() * t.element_size() >= min_bytes else t.data.clone()
+            page_out(old, clean)
+            _HOMED[t] = _version(t)
+    return moved
 
 # %% ../nbs/01c_kernels.ipynb #8583ca97
 class FastLinears:
-    "Context manager: the model's bias-free linear layers use `plan`'s kernel for each row count."
+    """Context manager: the model's bias-free linear layers use `plan`'s kernel for each row count; a layer
+    whose plan is packed throughout runs packed at any row count, from its `single_copy`."""
     def __init__(self, model, plan: dict):
         self.model, self.plan, self.saved = model, plan, []
     def _make(self, layer: nn.Linear):
-        kernels = self.plan.get(tuple(layer.weight.shape))
+        kernels, w = self.plan.get(tuple(layer.weight.shape)), layer.weight
+        beyond = 'packed' if set(kernels) == {'packed'} else 'linear'   # rows past the plan
         def forward(x):
             rows = x.reshape(-1, x.shape[-1])
-            name = kernels[rows.shape[0] - 1] if kernels and rows.shape[0] <= len(kernels) else 'linear'
-            return KERNELS[name](rows, layer.weight).reshape(*x.shape[:-1], layer.weight.shape[0])
+            name = kernels[rows.shape[0] - 1] if rows.shape[0] <= len(kernels) else beyond
+            return KERNELS[name](rows, w).reshape(*x.shape[:-1], w.shape[0])
         return forward
-    def _fits(self, w) -> bool:
-        "A plan for `w`'s shape that can run on it (a packed product only for a float32 CPU weight)."
-        ks = self.plan.get(tuple(w.shape))
-        return ks is not None and ('packed' not in ks or can_pack(w))
-    def __enter__(self):
-        for m in self.model.modules():
-            if isinstance(m, nn.Linear) and m.bias is None and self._fits(m.weight):
-                self.saved.append((m, m.__dict__.get('forward')))
-                m.forward = self._make(m)
-        return self
-    def __exit__(self, *exc):
-        for m, f in self.saved:
-            if f is None:
-                del m.forward
-            else:
-                m.forward = f
-        self.saved = []
+
+# %% ../nbs/01c_kernels.ipynb #1c6f452a
+@patch
+def _fits(self: FastLinears, w) -> bool:
+    "A plan for `w`'s shape that can run on it (a packed product only for a float32 CPU weight)."
+    ks = self.plan.get(tuple(w.shape))
+    return ks is not None and ('packed' not in ks or can_pack(w))
+
+@patch
+def __enter__(self: FastLinears):
+    layers = [m for m in self.model.modules()
+              if isinstance(m, nn.Linear) and m.bias is None and self._fits(m.weight)]
+    single_copy(self.model, [m.weight for m in layers if set(self.plan[tuple(m.weight.shape)]) == {'packed'}])
+    for m in layers:
+        self.saved.append((m, m.__dict__.get('forward')))
+        m.forward = self._make(m)
+    return self
+
+@patch
+def __exit__(self: FastLinears, *exc):
+    for m, f in self.saved:
+        if f is None:
+            del m.forward
+        else:
+            m.forward = f
+    self.saved = []
 
 # %% ../nbs/01c_kernels.ipynb #054d4151
 def grouped_sdpa(module, query, key, value, attention_mask, dropout: float = 0.0, scaling=None, **kw):

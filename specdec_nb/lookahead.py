@@ -47,7 +47,7 @@ def plot_lookahead_mask(d: Draft, ax=None, title: str | None = None, tok=None):
     """Draw which node (row) attends to which (column) among the root and `d`'s nodes: verification
     branch, then the lookahead window; `tok` decodes the labels."""
     import matplotlib.pyplot as plt
-    from specdec_nb.engine import tree_mask
+    from specdec_nb.target import tree_mask
     m = (tree_mask(d, 0)[0, 0] == 0).float().numpy()
     n = len(d)
     if ax is None:

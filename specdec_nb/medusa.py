@@ -14,7 +14,7 @@ from .core import Draft, Sampling, Verdict, process_logits, _children, _check_fi
 from .engine import Proposer, Request, Feedback
 from .kernels import rows_product
 from .tree import static_tree
-from .suffix import best_size, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
+from .sizing import best_size, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0

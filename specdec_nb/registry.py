@@ -13,7 +13,7 @@ from .ngram import PromptLookupProposer, NGramCacheProposer
 from .lookahead import LookaheadProposer
 from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
-from .suffix import bench_proposer, FallbackProposer
+from .combine import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
 
 # %% auto #0

@@ -13,7 +13,8 @@ from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .models import decoder
 from .kernels import RowsHead
-from .engine import Proposer, Request, Feedback, Target, generate, additive_mask
+from .engine import Proposer, Request, Feedback, generate
+from .target import Target, additive_mask
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0

@@ -10,10 +10,11 @@ import torch
 from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab, sub_draft
-from .engine import Proposer, Request, Feedback, tree_mask, _cache_kw
+from .engine import Proposer, Request, Feedback
+from .target import tree_mask, _cache_kw
 from .models import vocab_size
 from .draft import check_same_vocab, vocab_head, draft_logits
-from .suffix import best_size, pay_floor, _cost
+from .sizing import best_size, pay_floor, _cost
 
 
 # %% auto #0

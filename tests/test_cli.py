@@ -113,3 +113,14 @@ def test_method_variants(tiny_model_dir, two_prompts, tmp_path):
     assert r.returncode == 0 and '[lookahead:W=2:N=4:G=1]' in r.stdout, r.stderr
     r = run('bench', '--methods', 'vanilla,pld:k', '--no-progress')
     assert r.returncode == 2 and 'KEY=VALUE' in r.stderr and 'Traceback' not in r.stderr
+
+def test_warm(tiny_model_dir, tmp_path):
+    "`specdec warm` measures the plan and the curves once, with a line each; a second run reads them back."
+    env = dict(os.environ, SPECDEC_CACHE=str(tmp_path))
+    runs = [subprocess.run(SPECDEC + ['warm', '--model', str(tiny_model_dir), '--threads', '1'], capture_output=True,
+                           text=True, env=env) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
+    first, again = (r.stderr for r in runs)
+    assert 'kernel plan ready' in first and 'cost curves ready' in first and 'measuring' in first, first
+    assert 'measuring' not in again and 'choosing' not in again, again      # kept: nothing measured again
+    assert (tmp_path / 'cost_curves.json').exists() and (tmp_path / 'kernel_plans.json').exists()

@@ -5,7 +5,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 def test_gpu_check_dry(tmp_path):
-    from specdec_nb.gpu import our_methods, untrained_methods, ARCHS
+    from specdec_nb.checks import our_methods, untrained_methods, ARCHS
     out = tmp_path / 'gpu.json'
     env = dict(os.environ, OMP_NUM_THREADS='1', HF_HUB_OFFLINE='1', SPECDEC_CACHE=str(tmp_path / 'cache'))
     cmd = [sys.executable, str(ROOT / 'tools' / 'gpu_check.py'), '--device', 'cpu', '--tiny', '--json', str(out)]

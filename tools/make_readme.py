@@ -1,6 +1,6 @@
 """Write README.md from nbs/index.ipynb without Quarto (nbdev_readme needs it), after refreshing the results summary.
 
-1. The results summary — one table (every benchmarked method: speedup, tau, exact, speedup per group, the run it comes
+1. The results summary — the machine of its runs, one table (every benchmarked method: speedup, tau, exact, speedup per group, the run it comes
    from) and one figure (`bench_results/summary.png`) — is built from the stored runs in `bench_results/` and written
    into index.ipynb between the markers `<!-- results:start -->` and `<!-- results:end -->`, so the README and the docs
    home show the same thing. Each run's own table and story stay in the notebook that made it (`10_bench`).
@@ -67,11 +67,19 @@ def summary_figure(rows: list[dict], path=RESULTS / 'summary.png'):
     ax.set_title('SmolLM2-135M, fp32, greedy, 2-core CPU'); fig.tight_layout(); fig.savefig(path, dpi=110); plt.close(fig)
     return path
 
+def machines(rows: list[dict]) -> str:
+    "The machine the rows' runs were measured on (`specdec_nb.report.machine_name` of each run's config), a line per machine."
+    from specdec_nb.report import machine_name
+    by = {}
+    for run in dict.fromkeys(r['run'] for r in rows): by.setdefault(machine_name(_run(run)['config']), []).append(run)
+    if len(by) == 1: return f'**Machine** of every run below: {next(iter(by))}.'
+    return '\n'.join(f"- **Machine** of {', '.join(f'`{r}`' for r in runs)}: {m}." for m, runs in by.items())
+
 def summary_markdown(figure: bool = True) -> str:
-    "The table and the figure, as the README and the docs show them (`figure`: draw it afresh)."
+    "The machine, the table and the figure, as the README and the docs show them (`figure`: draw it afresh)."
     rows = summary_rows()
     if figure: summary_figure(rows)
-    return (summary_table(rows) + '\n\nSpeedup is against `hf-vanilla` (transformers\' `generate`) in the same run; tau is tokens per target '
+    return (machines(rows) + '\n\n' + summary_table(rows) + '\n\nSpeedup is against `hf-vanilla` (transformers\' `generate`) in the same run; tau is tokens per target '
             'forward; exact is the share of prompts whose output is token-for-token `hf-vanilla`\'s. The run column names the JSON in '
             '`bench_results/` and its number of prompts; a row from an older or smaller run shows a method measured beside it, '
             'for scale; `F.linear` marks a run of ours made before the packed weights of `01c_kernels` became the default, '

@@ -8,8 +8,8 @@ and measures them on SmolLM2's answers to the 48 prompts of the standard run (an
 `rest` exists only to measure how much matching the benchmark's kinds of request is worth: weights trained on it
 are never saved, and the shipped drafters never see a benchmark prompt.
 
-    OMP_NUM_THREADS=2 python tools/data_scaling.py medusa template rest both --steps 1000
-    OMP_NUM_THREADS=2 python tools/data_scaling.py adapter template rest both --steps 400
+    OMP_NUM_THREADS=2 python experiments/data_scaling.py medusa template rest both --steps 1000
+    OMP_NUM_THREADS=2 python experiments/data_scaling.py adapter template rest both --steps 400
 """
 import argparse, time
 import torch

@@ -1,7 +1,7 @@
 """Store the outputs of 10_bench's `eval: false` result cells (tables and figures read from bench_results/), so the docs show them."""
 import base64, json
 from pathlib import Path
-from specdec_nb.bench import format_table
+from specdec_nb.report import format_table
 
 def _png(name): return {'data': {'image/png': base64.b64encode(Path(f'bench_results/{name}.png').read_bytes()).decode(),
                                  'text/plain': ['<IPython.core.display.Image object>']}, 'metadata': {}, 'output_type': 'execute_result', 'execution_count': 1}

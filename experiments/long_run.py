@@ -2,10 +2,10 @@
 
 Each method's greedy output is compared with transformers' `generate`; tokens/s, tau and the process's resident
 memory are recorded every 100 tokens, and each proposer's state at the end against a fresh one's
-(`specdec_nb.gpu.long_bench`, nbs/13_gpu.ipynb). Writes a JSON and a figure:
+(`specdec_nb.longrun.long_bench`, nbs/13a_longrun.ipynb). Writes a JSON and a figure:
 
-    python tools/long_run.py                                   # -> bench_results/long_2000.json, .png
-    python tools/long_run.py --methods vanilla,pld --max-new-tokens 300 --out /tmp/long
+    python experiments/long_run.py                                   # -> bench_results/long_2000.json, .png
+    python experiments/long_run.py --methods vanilla,pld --max-new-tokens 300 --out /tmp/long
 
 The prompt: the longest summarization request of the shipped prompts, with the next longest ones appended until
 it holds at least --min-prompt tokens (a summarization or RAG prompt of >= 1,500 tokens, as the issue asks).
@@ -34,7 +34,7 @@ def main(argv=None):
     a = p.parse_args(argv)
     from specdec_nb.models import load_smollm2, chat_ids, fit_threads
     from specdec_nb.bench import BenchSetup
-    from specdec_nb.gpu import long_bench, plot_long
+    from specdec_nb.longrun import long_bench, plot_long
     fit_threads()
     model, tok = load_smollm2()
     ids = chat_ids(tok, long_prompt(tok, a.min_prompt))

@@ -6,9 +6,9 @@ stores every layer any drafter reads (fp16): the exit layer of the adapter, EAGL
 Each drafter is then trained with the recipe of its shipped checkpoint (same loop, steps, batch, learning rate) and
 saved under the cache; `specdec bench` compares it with the shipped one in one run (`--param draft_path=...`).
 
-    OMP_NUM_THREADS=1 python tools/retrain.py features
-    OMP_NUM_THREADS=1 python tools/retrain.py medusa draft      # one process
-    OMP_NUM_THREADS=1 python tools/retrain.py adapter           # another, beside it
+    OMP_NUM_THREADS=1 python experiments/retrain.py features
+    OMP_NUM_THREADS=1 python experiments/retrain.py medusa draft      # one process
+    OMP_NUM_THREADS=1 python experiments/retrain.py adapter           # another, beside it
 """
 import argparse, json, time
 from specdec_nb.models import load_smollm2, load_prompts, cache_dir

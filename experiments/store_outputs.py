@@ -1,7 +1,7 @@
 """Execute notebooks headless and store their outputs, so that the docs show them without rerunning the models.
 
-    python tools/store_outputs.py nbs/02_engine.ipynb ...       # skips cells flagged slow / cuda / notest / eval: false
-    python tools/store_outputs.py --flags slow nbs/11_widgets.ipynb   # also runs the `slow` cells
+    python experiments/store_outputs.py nbs/02_engine.ipynb ...       # skips cells flagged slow / cuda / notest / eval: false
+    python experiments/store_outputs.py --flags slow nbs/11_widgets.ipynb   # also runs the `slow` cells
 
 A skipped cell keeps the outputs it already has. The notebook is written back, then `nbdev_clean`ed.
 """

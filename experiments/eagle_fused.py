@@ -1,13 +1,13 @@
 """EAGLE-3's fused features against the top feature alone (a measurement script; `09d_eagle_training` shows its rows).
 
-Both heads train on the same stored features (`tools/retrain.py features`: the EAGLE head's data, layers 2, 4, 15 and
+Both heads train on the same stored features (`experiments/retrain.py features`: the EAGLE head's data, layers 2, 4, 15 and
 the top), with the same steps, batches, learning rate, noise, seed and 8192-token vocabulary; the fused one also reads
 the states of `hidden_states[2]` and `[15]` (EAGLE-3's low and mid layers of 30). Each is measured on the 48 held-out
 answers: first-guess accuracy (`eagle_accuracy`), and tau of chains of 4 on 8 held-out requests, every drafted token sent.
 
-    OMP_NUM_THREADS=1 python tools/eagle_fused.py top --steps 250      # one process
-    OMP_NUM_THREADS=1 python tools/eagle_fused.py fused --steps 250    # another, beside it
-    OMP_NUM_THREADS=1 python tools/eagle_fused.py fused --steps 250 --aux-drop 0   # aux features never dropped
+    OMP_NUM_THREADS=1 python experiments/eagle_fused.py top --steps 250      # one process
+    OMP_NUM_THREADS=1 python experiments/eagle_fused.py fused --steps 250    # another, beside it
+    OMP_NUM_THREADS=1 python experiments/eagle_fused.py fused --steps 250 --aux-drop 0   # aux features never dropped
 """
 import argparse, json, sys, time
 from pathlib import Path

@@ -1,6 +1,6 @@
 """Replay prompt-lookup draft-length rules offline over the target's own greedy outputs (06_ngram's "How much further").
 
-    python tools/replay_pld.py [--limit 8] [--cost 1,1.7,2.05,1.6,...] [--interpolate]
+    python experiments/replay_pld.py [--limit 8] [--cost 1,1.7,2.05,1.6,...] [--interpolate]
 
 1. The greedy continuation (128 tokens) of each standard-run prompt, computed once with our engine and cached as JSON
    in $SPECDEC_CACHE/replay_futures_n{limit}.json (about 6 minutes for 48 prompts on the 2-core CPU).
