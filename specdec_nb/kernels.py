@@ -4,7 +4,7 @@
 
 # %% ../nbs/01c_kernels.ipynb #d4f911d0
 from __future__ import annotations
-import contextlib, ctypes, itertools, os, sys, tempfile, time
+import contextlib, ctypes, itertools, os, sys, tempfile, time, warnings
 import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
@@ -159,15 +159,23 @@ _ONE, _HOMED = WeakIdKeyDictionary(), WeakIdKeyDictionary()   # tensor -> its ve
 
 def _version(w): return 0 if w.is_inference() else w._version
 
+def _movable(w, min_bytes: int) -> bool:
+    "A float32 CPU weight oneDNN packs, of `min_bytes` at least, whose storage can be swapped."
+    return can_pack(w) and not w.is_inference() and w.numel() * w.element_size() >= min_bytes
+
 def one_copy(w: torch.Tensor, min_bytes: int = SPILL_MIN, clean: list | None = None) -> bool:
     """Make the packed copy of the float32 CPU weight `w` the only one resident: its dense storage becomes
     `file_backed` (the same Parameter, shape and values), the old pages given back (`page_out`).
     Whether it is so."""
-    if w in _ONE and _ONE[w] == _version(w): return True
-    if not can_pack(w) or w.numel() * w.element_size() < min_bytes: return False
-    with torch.inference_mode(False):
-        p, old = packed(w), w.data
-        w.data = file_backed(w)
+    if _ONE.get(w) == _version(w): return True
+    if not _movable(w, min_bytes): return False
+    try:
+        with torch.inference_mode(False):
+            p, old = packed(w), w.data
+            w.data = file_backed(w)
+    except OSError as e:                                  # no room or no write access: both copies stay
+        warnings.warn(f'specdec: the weights keep their dense copy beside the packed one ({e})')
+        return False
     page_out(old, clean)
     _PACKED[w], _ONE[w] = (_version(w), p), _version(w)
     return True
@@ -176,9 +184,10 @@ def one_copy(w: torch.Tensor, min_bytes: int = SPILL_MIN, clean: list | None = N
 def single_copy(model, weights, min_bytes: int = SPILL_MIN) -> list:
     """`one_copy` for `weights` of `model`; where any moved, `model`'s other CPU tensors get storage of their
     own (large ones `file_backed`), so that no file the model was loaded from stays mapped. Those moved."""
-    if all(_ONE.get(w) == _version(w) for w in weights): return []             # (every call of generate)
+    todo = [w for w in weights if _movable(w, min_bytes) and _ONE.get(w) != _version(w)]
+    if not todo: return []                                 # every call of generate after the first
     clean = clean_file_maps() if sys.platform.startswith('linux') else []
-    moved = [w for w in weights if one_copy(w, min_bytes, clean)]
+    moved = [w for w in todo if one_copy(w, min_bytes, clean)]
     if moved:
         for t in itertools.chain(model.parameters(), model.buffers()):
             if t.device.type != 'cpu' or t in _ONE or _HOMED.get(t) == _version(t): continue
@@ -213,6 +222,7 @@ def _fits(self: FastLinears, w) -> bool:
 
 @patch
 def __enter__(self: FastLinears):
+    "The plan's products in place of each fitting layer's `forward` (packed throughout: `single_copy`)."
     layers = [m for m in self.model.modules()
               if isinstance(m, nn.Linear) and m.bias is None and self._fits(m.weight)]
     single_copy(self.model, [m.weight for m in layers if set(self.plan[tuple(m.weight.shape)]) == {'packed'}])
@@ -223,6 +233,7 @@ def __enter__(self: FastLinears):
 
 @patch
 def __exit__(self: FastLinears, *exc):
+    "Every layer's own `forward` back."
     for m, f in self.saved:
         if f is None:
             del m.forward

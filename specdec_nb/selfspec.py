@@ -74,14 +74,16 @@ def crop_to(cache, n: int, layers=None):
 
 # %% ../nbs/05_self_spec.ipynb #d072270d
 @torch.no_grad()
-def exit_agreement(model, texts_ids: list[torch.Tensor]) -> torch.Tensor:
-    "Per exit layer L = 1..N: share of positions where argmax W norm(h_L) equals the full model's argmax."
+def exit_agreement(model, texts_ids: list[torch.Tensor], last: int | None = None) -> torch.Tensor:
+    """Per exit layer L = 1..N: share of positions (each text's `last`, else all) where
+    argmax W norm(h_L) equals the full model's argmax."""
     base, head, hits, n = llama_decoder(model), model.get_output_embeddings(), None, 0
     for ids in texts_ids:
         # embeddings, then after each layer (the last one normed)
-        hs = model(ids.to(model.device), output_hidden_states=True).hidden_states
-        full = head(hs[-1][0]).argmax(-1)
-        a = torch.stack([(head(base.norm(h[0])).argmax(-1) == full).float().sum()
+        hs = base(ids.to(model.device), output_hidden_states=True).hidden_states   # no logits: the head below
+        hs = [h[0, -(last or h.shape[1]):] for h in hs]
+        full = head(hs[-1]).argmax(-1)
+        a = torch.stack([(head(base.norm(h)).argmax(-1) == full).float().sum()
                          for h in hs[1:-1]] + [torch.tensor(float(len(full)))])
         hits, n = a if hits is None else hits + a, n + len(full)
     return hits / n
