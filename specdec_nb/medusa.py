@@ -145,12 +145,15 @@ def _sized(self: MedusaProposer, h: torch.Tensor) -> Draft | None:
     "The tree's nodes, best first by their paths' calibrated odds, as many as pay by the cost curve."
     top = self.heads(h).float().softmax(-1).topk(self.R, -1)                 # (K, R) per head
     ids = (top.indices if self.heads.vocab is None else self.heads.vocab[top.indices])[self._d, self._r]
-    conf, par = top.values[self._d, self._r].tolist(), self.tree.parents
+    n, par = len(ids), self.tree.parents
+    # tokens and confidences in one read from the device
+    host = torch.cat([ids.double(), top.values[self._d, self._r].double()]).tolist()
+    conf = host[n:]
     keys = [('medusa', d, _bucket(x, CONFIDENCE_EDGES)) for d, x in zip(self.tree.depths, conf)]
     p = [self.odds.p(k, x) for k, x in zip(keys, conf)]                      # the confidence, calibrated
     for i, a in enumerate(par):                                              # parents come first
         p[i] *= p[a] if a >= 0 else 1.0
-    self.candidates = Plan(ids.tolist(), par, p, keys)                       # (tree order) what `odds` learns
+    self.candidates = Plan([int(x) for x in host[:n]], par, p, keys)        # (tree order) what `odds` learns
     order = sorted(range(len(p)), key=lambda i: (-p[i], i))                  # a parent before its children
     keep = sorted(order[: best_size([p[i] for i in order], self.costs)])
     return sub_draft(ids, par, keep) if keep else None
