@@ -4,11 +4,11 @@
 
 # %% ../nbs/10_bench.ipynb #1388775e
 from __future__ import annotations
-import json, math, platform, re, resource, statistics, sys, time
+import json, platform, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, forward_times, PHASES, machine_key, default_kernels
+from .engine import generate, forward_times, machine_key, default_kernels
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
 from .registry import METHODS, Method, exit_layer

@@ -304,7 +304,6 @@ def cmd_demo(a):
 # %% ../nbs/12_cli.ipynb #aba1007f
 def cmd_warm(a):
     "`specdec warm`: the model's kernel plan and cost curves on this machine, measured once and kept."
-    import time
     from specdec_nb.engine import cost_curves, kernel_plan
     setup = _setup(a)
     for what, step in (('kernel plan', kernel_plan), ('cost curves', cost_curves)):
