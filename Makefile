@@ -11,7 +11,7 @@ LOGS := .logs
 APT = mkdir -p $(LOGS) && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >$(LOGS)/apt-$(firstword $(1)).log 2>&1 \
 	|| (tail -20 $(LOGS)/apt-$(firstword $(1)).log; exit 1)
 
-.PHONY: install demo test test-fast test-cuda gpu-check bench export clean-nbs docs chromium
+.PHONY: peers install demo test test-fast test-cuda gpu-check bench export clean-nbs docs chromium
 
 install: $(STAMP)
 
@@ -31,7 +31,15 @@ test: $(STAMP) $(MATHJAX) chromium
 	OMP_NUM_THREADS=1 $(VENV)/bin/specdec warm --threads 1   # SmolLM2's kernel plan and cost curves, measured once on an idle machine
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each: no oversubscription
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
-	SPECDEC_KERNELS=linear OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # lossless again, every product F.linear
+	SPECDEC_KERNELS=linear SPECDEC_COMPILE=off OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # lossless again: F.linear, transformers' forward
+
+# The benchmark's OpenVINO peers (ov-vanilla, ov-pld, ov-default): SmolLM2's IR exported once into the cache by
+# optimum-intel, which pins an older transformers, so it gets its own environment (a one-time step; a few GB).
+PEERS_VENV ?= .venv-peers
+peers: $(STAMP)
+	test -x $(PEERS_VENV)/bin/python || python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install -q "optimum-intel[openvino]>=2.2" "openvino-tokenizers>=2025.4" "transformers<5.6"
+	$(VENV)/bin/specdec peers --optimum-cli $(PEERS_VENV)/bin/optimum-cli
 
 test-fast: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --n_workers 2

@@ -8,7 +8,7 @@ import json, platform, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, forward_times, machine_key, default_kernels
+from .engine import generate, forward_times, machine_key, default_kernels, step_name
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
 from .registry import METHODS, Method, exit_layer
@@ -16,6 +16,7 @@ from .training import load_draft, smollm2_draft_path
 from .medusa import load_medusa, smollm2_medusa_path
 from .eagle import load_eagle, smollm2_eagle_path
 from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
+from .ovpeers import OV_PEERS, ov_missing, ov_model_dir, run_ov
 
 # %% auto #0
 __all__ = ['PEER_RUNS', 'KERNEL_FLAGS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
@@ -60,6 +61,10 @@ class BenchSetup:
         """The products our methods run with (`01c_kernels`): `--param kernels=linear|exact`,
         else `02_engine`'s `default_kernels()` (`SPECDEC_KERNELS`, else `'fast'`)."""
         return self.params.get('kernels') or default_kernels()
+    @property
+    def step(self) -> str:
+        "The target's forward step (`--param compile=auto|openvino|lean|off`; `02_engine`'s `step_name`)."
+        return step_name(self.model, self.params.get('compile'), self.kernels)
     @property
     def draft(self):
         """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
@@ -172,7 +177,7 @@ def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
-                 kernels=setup.kernels)
+                 kernels=setup.kernels, compile=setup.step)
     counts = dict(accepted=sum(o.stats.accepted), drafted=sum(o.stats.drafted))
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown, counts
 
@@ -219,6 +224,10 @@ PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-ea
                   'hf-static': lambda setup, ids, future: run_hf(setup, ids, cache_implementation='static'),
                   'hf-pld': lambda setup, ids, future: run_hf(
                       setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
+PEER_RUNS.update({name: lambda setup, ids, future, mode=mode: run_ov(setup, ids, mode)
+                  for name, mode in OV_PEERS.items()})
+BenchSetup.ov_ir = property(lambda self: None if ov_missing(self.model) else ov_model_dir(self.model),
+                            doc="The OpenVINO IR the ov-* peers run (`09f_ovpeers`), None when it is missing")
 
 # %% ../nbs/10_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -295,7 +304,7 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     """One prompt's prefill time, and T(1), T(k+1) at its context
     half-way through the answer: what the oracle's ceiling is made of."""
     ctx = ids.shape[1] + setup.max_new_tokens // 2
-    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, kernels=setup.kernels)
+    t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, setup.kernels, setup.step)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
 # %% ../nbs/10_bench.ipynb #66de8097
@@ -382,7 +391,12 @@ def _prepare(setup, methods, prompts, limit):
     for m in methods:
         name, over = method_spec(m)
         how[m] = (METHODS[name], variant(setup, over))
-        check_needs(how[m][1], name)
+        try:
+            check_needs(how[m][1], name)
+        except BenchError as e:
+            if not METHODS[name].optional: raise
+            print(f'specdec bench: skipping {m}: {e}', file=sys.stderr)
+            del how[m]
     rows = load_prompts(prompts, n_per_group=limit)
     if not rows: raise BenchError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
@@ -401,6 +415,7 @@ def _config(setup, methods, prompts, limit, repeats, n):
                 repeats=repeats, max_new_tokens=setup.max_new_tokens, temperature=setup.temperature,
                 top_p=setup.top_p, seed=setup.seed, k=setup.k, draft_layers=setup.draft_layers,
                 params=setup.params, kernels=setup.kernels,
+                step=setup.step,
                 model=getattr(setup.model.config, '_name_or_path', ''), dtype=str(setup.model.dtype),
                 device=str(setup.model.device), threads=torch.get_num_threads(), torch=torch.__version__,
                 load_average=round(os.getloadavg()[0], 2) if hasattr(os, 'getloadavg') else None,
@@ -417,7 +432,6 @@ def _warm_up(setup, how, methods, progress=False):
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
         _run_one(how[m][1], how[m][0], ids, future)
 
-
 # %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
               json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
@@ -426,12 +440,14 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     from tqdm.auto import tqdm
     from specdec_nb.engine import cost_curves
     rows, how = _prepare(setup, methods, prompts, limit)
+    methods = list(how)                           # an optional peer that cannot run here is left out
     timing = 'oracle' in methods if timing is None else timing
     curve = None
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
            for m in methods):
         # the forward-cost curve cost-aware drafters plan with: measured once, never timed
-        curves = cost_curves(setup.model, kernels=setup.kernels)   # at each context drafters plan with
+        # at each context drafters plan with
+        curves = cost_curves(setup.model, kernels=setup.kernels, step=setup.step)
         curve = curves[min(curves)]
         for ctx, c in curves.items() if progress else ():
             print(f'T(n)/T(1) of this machine after {ctx} tokens: '

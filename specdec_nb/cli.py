@@ -9,7 +9,7 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'make_proposer',
-           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'main']
+           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers', 'main']
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser('warm', help="measure this machine's kernel plan and forward-cost curves for a model "
                                     'ahead of time (kept in the cache; later runs read them)')
     _common(w)
+    pe = sub.add_parser('peers', help="export the model's OpenVINO IR for the benchmark's ov-* peers "
+                                      '(`make peers` runs it with its own environment)')
+    pe.add_argument('--optimum-cli', default='.venv-peers/bin/optimum-cli', help='optimum-cli to export with')
+    _common(pe)
     return ap
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a2
@@ -303,13 +307,25 @@ def cmd_demo(a):
 
 # %% ../nbs/12_cli.ipynb #aba1007f
 def cmd_warm(a):
-    "`specdec warm`: the model's kernel plan and cost curves on this machine, measured once and kept."
-    from specdec_nb.engine import cost_curves, kernel_plan
+    "`specdec warm`: the model's kernel plan, forward step and cost curves here, measured once and kept."
+    from specdec_nb.engine import cost_curves, kernel_plan, step_name
     setup = _setup(a)
-    for what, step in (('kernel plan', kernel_plan), ('cost curves', cost_curves)):
+    for what, step in (('kernel plan', kernel_plan), ('forward step', step_name),
+                       ('cost curves', cost_curves)):
         t0 = time.perf_counter()
         step(setup.model)
         print(f'specdec: {what} ready in {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+
+# %% ../nbs/12_cli.ipynb #1e9f8499
+def cmd_peers(a):
+    "`specdec peers`: the OpenVINO IR of the model for the ov-* peers, exported once into the cache."
+    from specdec_nb.ovpeers import ov_model_dir, export_ir
+    setup = _setup(a)
+    out = ov_model_dir(setup.model)
+    if (out / 'openvino_model.xml').exists():
+        print(f'specdec: the OpenVINO IR is already in {out}', file=sys.stderr)
+        return out
+    return export_ir(setup.model.config._name_or_path, out, a.optimum_cli)
 
 # %% ../nbs/12_cli.ipynb #0813f58d
 def main(argv=None):
@@ -318,7 +334,8 @@ def main(argv=None):
     a = build_parser().parse_args(argv)
     try:
         check_args(a)
-        cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm}
+        cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm,
+                'peers': cmd_peers}
         return cmds[a.cmd](a) and 0
     except (BenchError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr)

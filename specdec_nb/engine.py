@@ -14,34 +14,93 @@ from .core import Draft, Sampling, Verdict, verify, draft_depths
 from .models import vocab_size
 from .kernels import planned, shape_plan
 from .target import Target, _context_len
+from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
 
 # %% auto #0
-__all__ = ['COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times', 'model_fingerprint', 'machine_key', 'plausible',
-           'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'Stats',
-           'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
+__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times',
+           'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
+           'plausible', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves',
+           'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
            'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
-def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str | None = None) -> list[float]:
-    """Median seconds of one forward over `n` new tokens after `context` cached
-    tokens, for each `n` in `ns` (interleaved), with the `kernels` plan (None: `default_kernels()`)."""
+def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str | None = None,
+                  step: str = 'off') -> list[float]:
+    """Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in
+    `ns` (interleaved), with the `kernels` plan (None: `default_kernels()`) and `step` (`step_name`)."""
+    make = Target if step == 'off' else lambda m: CompiledTarget(m, make_step(m, step))
     with planned(model, kernel_plan(model, kernels)):
-        return _forward_times(model, context, ns, reps)
+        return _forward_times(make(model), context, ns, reps)
 
-def _forward_times(model, context: int, ns, reps: int) -> list[float]:
-    t, V = Target(model), vocab_size(model)
-    t.prefill(torch.randint(0, V, (1, context), device=model.device))
+def _forward_times(t: Target, context: int, ns, reps: int) -> list[float]:
+    V, device = vocab_size(t.model), t.device
+    t.prefill(torch.randint(0, V, (1, context), device=device))
     times = {n: [] for n in ns}
     for rep in range(reps + 1):          # the first round warms up
         for n in ns:
-            x = torch.randint(0, V, (1, n), device=model.device)
+            x = torch.randint(0, V, (1, n), device=device)
             start = time.perf_counter()
             t.run(x).logits.sum().item()
             if rep:
                 times[n].append(time.perf_counter() - start)
             t.cache.crop(-n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
+
+# %% ../nbs/02_engine.ipynb #30af1472
+COMPILE_MODES = ('auto', 'openvino', 'lean', 'off')
+AUTO_MIN_PARAMS = 10_000_000
+_STEPS = weakref.WeakKeyDictionary()   # model -> {step name: its step}
+
+def default_compile() -> str:
+    "`$SPECDEC_COMPILE` when set (one of `COMPILE_MODES`), else `'auto'`."
+    mode = os.environ.get('SPECDEC_COMPILE', 'auto')
+    if mode not in COMPILE_MODES:
+        raise ValueError(f"SPECDEC_COMPILE must be one of {', '.join(COMPILE_MODES)}; got {mode!r}")
+    return mode
+
+def make_step(model, name: str):
+    "The `name` step of `model` ('lean' or 'openvino'), built once per model (compiling says how long)."
+    steps = _STEPS.setdefault(model, {})
+    if name not in steps:
+        if name == 'openvino':
+            print('specdec: compiling the target with OpenVINO ...', end='', file=sys.stderr, flush=True)
+        steps[name] = openvino_step(model) if name == 'openvino' else lean_step(model)
+        if name == 'openvino':
+            print(f' {steps[name].seconds:.1f} s', file=sys.stderr)
+    return steps[name]
+
+# %% ../nbs/02_engine.ipynb #a8a1a7c4
+def step_name(model, compile=None, kernels: str | None = None) -> str:
+    "The step `generate(..., compile=)` runs `model`'s forward with: 'off', 'lean' or 'openvino'."
+    mode = 'off' if compile is False else 'best' if compile is True else compile or default_compile()
+    if mode not in COMPILE_MODES + ('best',):
+        raise ValueError(f"compile must be True, False or one of {', '.join(COMPILE_MODES)}; got {compile!r}")
+    why = lean_unsupported(model)
+    ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
+    if mode == 'off' or why and mode == 'auto': return 'off'
+    if why: raise ValueError(f'compile={compile!r}: no lean forward for this model ({why})')
+    if mode == 'openvino' and not ov:
+        raise ValueError('compile="openvino" needs the openvino package and an fp32 model on the CPU')
+    if mode != 'auto': return mode if mode != 'best' else 'openvino' if ov else 'lean'
+    if model.device.type != 'cpu' or sum(p.numel() for p in model.parameters()) < AUTO_MIN_PARAMS:
+        return 'off'
+    return measured_step(model, kernels, ('off', 'lean') + (('openvino',) if ov else ()))
+
+# %% ../nbs/02_engine.ipynb #9c4b67d2
+def measured_step(model, kernels=None, names=('off', 'lean', 'openvino'), ns=(1, 2, 4, 8, 16)) -> str:
+    """The fastest of the steps `names` for `model` on this machine: the least summed forward time over `ns`
+    new rows (interleaved) after 256 cached tokens, measured once and kept in `cache_dir()/steps.json`."""
+    kernels = kernels or default_kernels()
+    key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {','.join(names)}"
+    if key in (stored := _stored('steps.json')): return stored[key]['step']
+    print("specdec: timing this machine's forward steps, once for this model ...", file=sys.stderr)
+    ms = {n: [round(t * 1e3, 2) for t in forward_times(model, 256, ns, 3, kernels, n)] for n in names}
+    best = min(names, key=lambda n: sum(ms[n]))
+    print(f'specdec: {best} is fastest; T(n) in ms for n = {ns}: '
+          + '; '.join(f'{n} {v}' for n, v in ms.items()), file=sys.stderr)
+    _store('steps.json', {key: dict(step=best, ms=ms, ns=list(ns))})
+    return best
 
 # %% ../nbs/02_engine.ipynb #c0c1a2b4
 def model_fingerprint(model) -> str:
@@ -100,15 +159,17 @@ def plausible(c: list[float]) -> bool:
     return bounded and not any(x > 2 * max(a, b) for a, x, b in zip(c, c[1:], c[2:]))
 
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
-               verbose: bool = True, kernels: str | None = None) -> list[float]:
+               verbose: bool = True, kernels: str | None = None, step: str | None = None) -> list[float]:
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17)
     once per model architecture and machine, with a line on stderr, then kept in memory and in
     `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
     `plausible`: another process took the cores) is measured once more, and never stored. The forwards run
-    with the `kernels` plan: by default the one `generate` runs `model` with now, else `default_kernels()`."""
-    kernels = kernels or _ACTIVE.get(model) or default_kernels()
+    with the `kernels` plan and `step`: by default `generate`'s now, else the defaults."""
+    active = _ACTIVE.get(model, (None, None))
+    kernels = kernels or active[0] or default_kernels()
+    step = step or active[1] or step_name(model, None, kernels)
     key = (f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
-           f' | {COSTED}')
+           f"{'' if step == 'off' else ' | step=' + step} | {COSTED}")
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
@@ -119,7 +180,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
                   flush=True)
         room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
         for attempt in range(2):
-            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps, kernels=kernels)
+            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps, kernels, step)
             c = [t / ts[0] for t in ts]
             if plausible(c): break
         if plausible(c):
@@ -132,7 +193,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
 
 # %% ../nbs/02_engine.ipynb #7dc01814
 _PLANS = weakref.WeakKeyDictionary()   # model -> {exact: its plan}
-_ACTIVE = weakref.WeakKeyDictionary()  # model -> the `kernels` that `generate` runs it with now
+_ACTIVE = weakref.WeakKeyDictionary()  # model -> (kernels, step) that `generate` runs it with now
 KERNEL_MODES = ('fast', 'exact', 'linear')
 
 def fast_kernels(model, max_rows: int = 24, verbose: bool = True, exact: bool = True) -> dict:
@@ -182,10 +243,11 @@ def cost_context(n: int) -> int:
     "The context in `COST_CONTEXTS` nearest to `n` tokens (log scale): the curve a request of `n` plans with."
     return min(COST_CONTEXTS, key=lambda c: abs(math.log(max(n, 1) / c)))
 
-def cost_curves(model, k: int = 24, kernels: str | None = None, reps: int = 5) -> dict[int, list[float]]:
+def cost_curves(model, k: int = 24, kernels: str | None = None, reps: int = 5,
+                step: str | None = None) -> dict[int, list[float]]:
     """`cost_curve` at each of `COST_CONTEXTS` (measured where not kept yet): `{context: curve}`, up to the
     largest draft a registry drafter sends (`eagle-tree`'s 24 nodes), so that none is measured while timed."""
-    return {c: cost_curve(model, k, context=c, kernels=kernels, reps=reps) for c in COST_CONTEXTS}
+    return {c: cost_curve(model, k, context=c, kernels=kernels, reps=reps, step=step) for c in COST_CONTEXTS}
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -383,25 +445,26 @@ class GenerateOutput:
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             kernels: str | None = None) -> GenerateOutput:
-    "Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given."
+             kernels: str | None = None, compile=None) -> GenerateOutput:
+    """Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given.
+    `kernels`: the matrix products (`default_kernels()`); `compile`: the forward's step (see `step_name`)."""
     s, ids = Sampling(do_sample, temperature, top_k, top_p), _check_request(model, input_ids, max_new_tokens)
     eos, kernels = _eos_ids(model, eos_token_id), default_kernels() if kernels is None else kernels
-    plan = kernel_plan(model, kernels)                        # 01c_kernels' plan for this machine
+    plan, step = kernel_plan(model, kernels), step_name(model, compile, kernels)   # measured on this machine
     with planned(model, plan):
-        _ACTIVE[model] = kernels                              # cost-aware drafters plan with its curve
+        _ACTIVE[model] = kernels, step                        # cost-aware drafters plan with its curve
         try:
             return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-                             plan)
+                             plan, step)
         finally:
             _ACTIVE.pop(model, None)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-              plan) -> GenerateOutput:
+              plan, step='off') -> GenerateOutput:
     "The loop of `generate` on a checked request; the drafter's layers of the target's shapes use `plan` too."
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
-        target = proposer.make_target(model) if proposer is not None else Target(model)
+        target = _stepped(proposer.make_target(model) if proposer is not None else Target(model), step)
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
         if proposer is not None:
@@ -427,6 +490,11 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     stats.total_time = time.perf_counter() - t0
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
+
+def _stepped(target: Target, step: str) -> Target:
+    "`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward)."
+    if step == 'off' or type(target) is not Target or target.hidden not in (False, True): return target
+    return CompiledTarget(target.model, make_step(target.model, step), target.hidden)
 
 # %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:

@@ -31,6 +31,7 @@ class Method:
     # the setup attribute it cannot run without (draft, medusa, exit_adapter, skip_set)
     needs: str | None = None
     verify: Callable | None = None        # setup -> its own verify function (lossy methods only)
+    optional: bool = False                # a peer the benchmark skips, with one line, when `needs` is missing
     @property
     def peer(self) -> bool: return self.build is None
 
@@ -43,9 +44,10 @@ def register(name: str, about: str, needs: str | None = None, verify=None):
         return build
     return deco
 
-def register_peer(name: str, about: str, needs: str | None = None):
-    "Register transformers' own method `name` (the benchmark runs it with `model.generate`)."
-    METHODS[name] = Method(name, about, None, needs)
+def register_peer(name: str, about: str, needs: str | None = None, optional: bool = False):
+    """Register a peer's method `name` (transformers' own, run with `model.generate`, or another
+    engine's); an `optional` one is skipped by the benchmark when what it `needs` is missing."""
+    METHODS[name] = Method(name, about, None, needs, optional=optional)
 
 # %% ../nbs/09b_registry.ipynb #c5b1f1d8
 def given(setup, **keys) -> dict:

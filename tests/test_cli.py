@@ -122,5 +122,6 @@ def test_warm(tiny_model_dir, tmp_path):
     assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
     first, again = (r.stderr for r in runs)
     assert 'kernel plan ready' in first and 'cost curves ready' in first and 'measuring' in first, first
+    assert 'forward step ready' in first, first
     assert 'measuring' not in again and 'choosing' not in again, again      # kept: nothing measured again
     assert (tmp_path / 'cost_curves.json').exists() and (tmp_path / 'kernel_plans.json').exists()
