@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
 from torch import nn
-from .target import Target
+from .target import Target, growing_cache
 
 # %% auto #0
 __all__ = ['lean_unsupported', 'LeanForward', 'StackedCache', 'CompiledTarget', 'lean_step', 'openvino_available', 'OpenVINOStep',
@@ -143,36 +143,61 @@ def crop(self: StackedCache, m: int):
 
 # %% ../nbs/01e_compiled.ipynb #7883ddcb
 class CompiledTarget(Target):
-    "A `Target` whose forwards run `step` (`LeanForward`'s signature) over a `StackedCache`."
-    def __init__(self, model, step, hidden: bool = False):
+    """A `Target` whose forwards run `step` (`LeanForward`'s signature) over a `StackedCache`; a forward of
+    fewer than `pad` rows is padded to `pad` (its extra rows dropped), so that the step sees one shape."""
+    def __init__(self, model, step, hidden: bool = False, pad: int = 1):
         super().__init__(model, hidden)
         c = model.config
         hd = getattr(c, 'head_dim', None) or c.hidden_size // c.num_attention_heads
-        self.step = step
+        self.step, self.pad = step, pad
         self.cache = StackedCache(c.num_hidden_layers, c.num_key_value_heads, hd, model.dtype, model.device)
 
-    def mask(self, n: int, given=None) -> torch.Tensor:
-        "Additive `(1, 1, n, room + n)`: the cached prefix, then `given`'s new-row part or a causal one."
-        S, room, low = self.cache.n, self.cache.room, torch.finfo(self.model.dtype).min
-        m = torch.full((1, 1, n, room + n), low, dtype=self.model.dtype, device=self.device)
-        m[..., :S] = 0 if given is None else given[..., :S]
-        causal = torch.full((n, n), low, dtype=m.dtype, device=self.device).triu(1)
-        m[..., room:] = causal if given is None else given[..., S:]
+    def mask(self, n: int, given=None, rows: int | None = None) -> torch.Tensor:
+        """Additive `(1, 1, rows, room + rows)`: the cached prefix, then `given`'s new rows or causal ones;
+        rows past `n` (padding) see the prefix and themselves, and no real row sees them."""
+        S, room, low, rows = self.cache.n, self.cache.room, torch.finfo(self.model.dtype).min, rows or n
+        m = torch.full((1, 1, rows, room + rows), low, dtype=self.model.dtype, device=self.device)
+        m[..., :S] = 0
+        if given is not None:
+            m[..., :n, :S] = given[..., :S]
+        causal = torch.full((rows, rows), low, dtype=m.dtype, device=self.device).triu(1)
+        causal[n:, :n] = low                                  # padding rows see only themselves
+        m[..., room:] = causal
+        if given is not None:
+            m[..., :n, room:room + n] = given[..., S:]
         return m
 
 # %% ../nbs/01e_compiled.ipynb #92b1fa51
 @patch
 def run(self: CompiledTarget, ids, attention_mask=None, position_ids=None, logits_to_keep: int = 0):
-    "One forward of `ids` `(1, n)` over the cache (which grows by `n`), through the step."
+    "One forward of `ids` `(1, n)` over the cache (which grows by `n`): the step, on at least `pad` rows."
     n, S = ids.shape[1], self.cache.n
-    self.cache.reserve(S + n)
+    B = max(n, self.pad)
+    self.cache.reserve(S + B)
     pos = torch.arange(S, S + n, device=self.device)[None] if position_ids is None else position_ids
+    if B > n:
+        ids = torch.cat([ids, ids.new_zeros(1, B - n)], 1)
+        pos = torch.cat([pos, pos[:, -1:] + torch.arange(1, B - n + 1, device=self.device)], 1)
     rows = torch.arange(n - logits_to_keep if logits_to_keep else 0, n, device=self.device)
-    logits, top, k, v = self.step(ids, pos, self.mask(n, attention_mask), self.cache.K, self.cache.V, rows)
-    self.cache.append(k, v)
+    logits, top, k, v = self.step(ids, pos, self.mask(n, attention_mask, B), self.cache.K, self.cache.V, rows)
+    self.cache.append(k[:, :, :, :n], v[:, :, :, :n])
     if self.hidden:
-        self.last_hidden = top
+        self.last_hidden = top[:n]
     return SimpleNamespace(logits=logits[None])
+
+# %% ../nbs/01e_compiled.ipynb #d4580de9
+@patch
+@torch.inference_mode()
+def prefill(self: CompiledTarget, ids: torch.Tensor):
+    "Put `ids` `(1, T)` into the cache through transformers' forward, then stack its keys and values."
+    if not ids.shape[1]: return
+    stacked, self.cache = self.cache, growing_cache(self.model.config)
+    try:
+        Target.run(self, ids.to(self.device), logits_to_keep=1)
+    finally:
+        hf, self.cache = self.cache, stacked
+    stacked.append(torch.stack([l.keys for l in hf.layers]), torch.stack([l.values for l in hf.layers]))
+    self.n_cached += ids.shape[1]
 
 # %% ../nbs/01e_compiled.ipynb #fc62e70c
 def lean_step(model) -> LeanForward:

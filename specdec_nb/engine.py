@@ -17,7 +17,7 @@ from .target import Target, _context_len
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
 
 # %% auto #0
-__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times',
+__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times',
            'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
            'plausible', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves',
            'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
@@ -29,7 +29,8 @@ def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str | No
                   step: str = 'off') -> list[float]:
     """Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in
     `ns` (interleaved), with the `kernels` plan (None: `default_kernels()`) and `step` (`step_name`)."""
-    make = Target if step == 'off' else lambda m: CompiledTarget(m, make_step(m, step))
+    pad = STEP_PAD.get(step, 1)
+    make = Target if step == 'off' else lambda m: CompiledTarget(m, make_step(m, step), pad=pad)
     with planned(model, kernel_plan(model, kernels)):
         return _forward_times(make(model), context, ns, reps)
 
@@ -51,6 +52,7 @@ def _forward_times(t: Target, context: int, ns, reps: int) -> list[float]:
 COMPILE_MODES = ('auto', 'openvino', 'lean', 'off')
 AUTO_MIN_PARAMS = 10_000_000
 _STEPS = weakref.WeakKeyDictionary()   # model -> {step name: its step}
+STEP_PAD = {'openvino': 8}   # a speculative step's rows padded to this many: one shape (`01e_compiled`)
 
 def default_compile() -> str:
     "`$SPECDEC_COMPILE` when set (one of `COMPILE_MODES`), else `'auto'`."
@@ -92,7 +94,8 @@ def measured_step(model, kernels=None, names=('off', 'lean', 'openvino'), ns=(1,
     """The fastest of the steps `names` for `model` on this machine: the least summed forward time over `ns`
     new rows (interleaved) after 256 cached tokens, measured once and kept in `cache_dir()/steps.json`."""
     kernels = kernels or default_kernels()
-    key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {','.join(names)}"
+    pads = ','.join(f'{n}/pad{STEP_PAD.get(n, 1)}' for n in names)
+    key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {pads}"
     if key in (stored := _stored('steps.json')): return stored[key]['step']
     print("specdec: timing this machine's forward steps, once for this model ...", file=sys.stderr)
     ms = {n: [round(t * 1e3, 2) for t in forward_times(model, 256, ns, 3, kernels, n)] for n in names}
@@ -169,7 +172,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     kernels = kernels or active[0] or default_kernels()
     step = step or active[1] or step_name(model, None, kernels)
     key = (f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
-           f"{'' if step == 'off' else ' | step=' + step} | {COSTED}")
+           f"{'' if step == 'off' else f' | step={step}/pad{STEP_PAD.get(step, 1)}'} | {COSTED}")
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
@@ -464,7 +467,8 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     "The loop of `generate` on a checked request; the drafter's layers of the target's shapes use `plan` too."
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
-        target = _stepped(proposer.make_target(model) if proposer is not None else Target(model), step)
+        target = (_stepped(proposer.make_target(model), step) if proposer is not None
+                  else _stepped(Target(model), step, pad=1))
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
         if proposer is not None:
@@ -491,10 +495,12 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
 
-def _stepped(target: Target, step: str) -> Target:
-    "`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward)."
+def _stepped(target: Target, step: str, pad: int | None = None) -> Target:
+    """`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward),
+    its forwards padded to `pad` rows (default: `STEP_PAD`'s for a speculative loop; plain decoding: 1)."""
     if step == 'off' or type(target) is not Target or target.hidden not in (False, True): return target
-    return CompiledTarget(target.model, make_step(target.model, step), target.hidden)
+    pad = STEP_PAD.get(step, 1) if pad is None else pad
+    return CompiledTarget(target.model, make_step(target.model, step), target.hidden, pad)
 
 # %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:
