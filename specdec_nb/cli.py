@@ -331,12 +331,13 @@ def cmd_peers(a):
 def main(argv=None):
     "Entry point of the `specdec` console script."
     from specdec_nb.bench import BenchError
+    from specdec_nb.ovpeers import ExportError
     a = build_parser().parse_args(argv)
     try:
         check_args(a)
         cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm,
                 'peers': cmd_peers}
         return cmds[a.cmd](a) and 0
-    except (BenchError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
+    except (BenchError, ExportError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr)
         raise SystemExit(2)

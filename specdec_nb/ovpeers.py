@@ -12,7 +12,7 @@ from .models import cache_dir
 from .registry import register_peer
 
 # %% auto #0
-__all__ = ['OV_STRICT', 'OV_PEERS', 'ov_model_dir', 'ov_missing', 'export_ir', 'ov_pipeline', 'run_ov']
+__all__ = ['OV_STRICT', 'OV_PEERS', 'ov_model_dir', 'ov_missing', 'ExportError', 'export_ir', 'ov_pipeline', 'run_ov']
 
 # %% ../nbs/09f_ovpeers.ipynb #ecb47345
 def ov_model_dir(model) -> Path:
@@ -29,6 +29,9 @@ def ov_missing(model) -> str | None:
     return None
 
 # %% ../nbs/09f_ovpeers.ipynb #393f76bc
+class ExportError(RuntimeError):
+    "The IR export failed (the CLI prints it as one error line)."
+
 def export_ir(model_dir, out, optimum_cli='optimum-cli') -> Path:
     "Export the saved Hugging Face model in `model_dir` to an fp32 OpenVINO IR in `out` with `optimum_cli`."
     cmd = [str(optimum_cli), 'export', 'openvino', '--model', str(model_dir),
@@ -37,7 +40,7 @@ def export_ir(model_dir, out, optimum_cli='optimum-cli') -> Path:
     t0 = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode or not (Path(out) / 'openvino_model.xml').exists():
-        raise RuntimeError(f'the export failed ({r.returncode}):\n' + (r.stderr or r.stdout)[-2000:])
+        raise ExportError(f'the export failed ({r.returncode}):\n' + (r.stderr or r.stdout)[-2000:])
     print(f'specdec: IR ready in {out} ({time.perf_counter() - t0:.0f} s)', file=sys.stderr)
     return Path(out)
 

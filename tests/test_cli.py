@@ -125,3 +125,11 @@ def test_warm(tiny_model_dir, tmp_path):
     assert 'forward step ready' in first, first
     assert 'measuring' not in again and 'choosing' not in again, again      # kept: nothing measured again
     assert (tmp_path / 'cost_curves.json').exists() and (tmp_path / 'kernel_plans.json').exists()
+
+def test_peers_export_error(tiny_model_dir, tmp_path):
+    "`specdec peers` with an exporter that fails: one error line and exit code 2, no traceback, no IR."
+    env = dict(os.environ, SPECDEC_CACHE=str(tmp_path))
+    r = subprocess.run(SPECDEC + ['peers', '--model', str(tiny_model_dir), '--threads', '1', '--optimum-cli', 'false'],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 2 and 'the export failed' in r.stderr and 'Traceback' not in r.stderr, r.stderr[-2000:]
+    assert not list(tmp_path.glob('openvino/*/openvino_model.xml'))
