@@ -76,8 +76,8 @@ def layer(self: LeanForward, i, x, cos, sin, mask, pk, pv):
     v = split(F.linear(h, a.v_proj.weight, a.v_proj.bias), self.Hkv)
     x = x + F.linear(self.attend(q, k, v, pk[i], pv[i], mask), a.o_proj.weight)
     m, h = L.mlp, self.rms(x, L.post_attention_layernorm.weight)
-    gated = F.silu(F.linear(h, m.gate_proj.weight)) * F.linear(h, m.up_proj.weight)
-    x = x + F.linear(gated, m.down_proj.weight)
+    act = F.silu(F.linear(h, m.gate_proj.weight)) * F.linear(h, m.up_proj.weight)
+    x = x + F.linear(act, m.down_proj.weight)
     return x, k, v
 
 # %% ../nbs/01e_compiled.ipynb #7ecb4387
