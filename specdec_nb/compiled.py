@@ -13,8 +13,8 @@ from torch import nn
 from .target import Target, growing_cache
 
 # %% auto #0
-__all__ = ['lean_unsupported', 'LeanForward', 'StackedCache', 'CompiledTarget', 'lean_step', 'openvino_available', 'OpenVINOStep',
-           'openvino_step']
+__all__ = ['lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'CompiledTarget', 'lean_step', 'openvino_available',
+           'OpenVINOStep', 'openvino_step']
 
 # %% ../nbs/01e_compiled.ipynb #2920f5a5
 def lean_unsupported(model) -> str | None:
@@ -97,6 +97,28 @@ def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
         vs.append(v)
     top = self.rms(x, self.norm.weight)[0]
     return F.linear(top.index_select(0, rows), head), top, torch.stack(ks), torch.stack(vs)
+
+# %% ../nbs/01e_compiled.ipynb #6d18054b
+class FusedForward(LeanForward):
+    "`LeanForward` with q/k/v and gate/up each one product over stacked weights (copies of the model's)."
+    def __init__(self, model):
+        super().__init__(model)
+        att, mlp = [l.self_attn for l in self.layers], [l.mlp for l in self.layers]
+        stack = lambda ts: None if ts[0] is None else torch.cat(ts).detach()
+        self.qkv = [(stack([a.q_proj.weight, a.k_proj.weight, a.v_proj.weight]),
+                     stack([a.q_proj.bias, a.k_proj.bias, a.v_proj.bias])) for a in att]
+        self.gate_up = [torch.cat([m.gate_proj.weight, m.up_proj.weight]).detach() for m in mlp]
+
+    def layer(self, i, x, cos, sin, mask, pk, pv):
+        L, n, d = self.layers[i], x.shape[1], self.hd
+        q, k, v = F.linear(self.rms(x, L.input_layernorm.weight), *self.qkv[i]).split(
+            [self.H * d, self.Hkv * d, self.Hkv * d], -1)
+        split = lambda t, heads: t.reshape(1, n, heads, d).transpose(1, 2)
+        q, k = _rotate(split(q, self.H), cos, sin), _rotate(split(k, self.Hkv), cos, sin)
+        v = split(v, self.Hkv)
+        x = x + F.linear(self.attend(q, k, v, pk[i], pv[i], mask), L.self_attn.o_proj.weight)
+        g, u = F.linear(self.rms(x, L.post_attention_layernorm.weight), self.gate_up[i]).chunk(2, -1)
+        return x + F.linear(F.silu(g) * u, L.mlp.down_proj.weight), k, v
 
 # %% ../nbs/01e_compiled.ipynb #f5852cc1
 class _LayerView:
@@ -231,11 +253,11 @@ def openvino_step(model, threads: int | None = None) -> OpenVINOStep:
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    t0, f = time.perf_counter(), lean_step(model)
+    t0, f = time.perf_counter(), FusedForward(model).eval()
     kv = [len(f.layers), 1, f.Hkv, -1, f.hd]
     shapes = [[1, -1], [1, -1], [1, 1, -1, -1], kv, kv, [-1]]
     with torch.inference_mode():
-        graph = ov.convert_model(f, example_input=_example(f, model),
+        graph = ov.convert_model(f, example_input=_example(f, model), share_weights=False,   # its own copy
                                  input=[ov.PartialShape(s) for s in shapes])
     cfg = {'INFERENCE_PRECISION_HINT': 'f32', 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
            'CACHE_DIR': str(cache_dir() / 'openvino_blobs')}
