@@ -247,7 +247,7 @@ class OpenVINOStep:
         return tuple(torch.from_numpy(out[i]) for i in range(4))
 
 def openvino_step(model, threads: int | None = None) -> OpenVINOStep:
-    "Trace `LeanForward(model)` into OpenVINO and compile it for the CPU in strict f32."
+    "Trace `FusedForward(model)` into OpenVINO and compile it for the CPU in strict f32."
     import openvino as ov
     from specdec_nb.models import cache_dir
     if model.device.type != 'cpu' or model.dtype != torch.float32:
