@@ -67,7 +67,8 @@ def tiny_setup(name: str, model, max_new_tokens: int) -> BenchSetup:
             raise KeyError(f"method {name} needs {need!r}: add a tiny-model builder to checks.TINY_ARTIFACTS")
         field, make = TINY_ARTIFACTS[need]
         extra[field] = make(model)
-    params = dict(ee_stop=0.1, cost=FLAT_COST)
+    # quant: the crudest 4-bit draft (a scale per row of 32), a q far enough from p that a wrong rule shows
+    params = dict(ee_stop=0.1, cost=FLAT_COST, quant='int4:32')
     return BenchSetup(model, k=3, draft_layers=2, max_new_tokens=max_new_tokens, params=params, **extra)
 
 # %% ../nbs/13_checks.ipynb #1c6518db

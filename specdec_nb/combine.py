@@ -58,9 +58,11 @@ def _rate(self: FallbackProposer, p: Proposer, d: Draft | None) -> float:
 @patch
 def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | None:
     """Both members' candidates merged and sized by the cost curve (`merge`, when both leave
-    `candidates`); else the draft with the better rate. `lazy`: the primary's alone when it pays."""
+    `candidates`); else the draft with the better rate. `lazy`: the primary's alone when it pays (beats the
+    fallback's `promise`, where it makes one)."""
     d1 = self.primary.propose(tokens, budget)
-    if self.lazy and d1 is not None and self._rate(self.primary, d1) > 1:
+    bar = getattr(self.fallback, 'promise', 1.0)   # a fallback that costs time to draft: the rate it promises
+    if self.lazy and d1 is not None and self._rate(self.primary, d1) > bar:
         self.chosen, self.expected = self.primary, getattr(self.primary, 'expected', 0.0)
         self.candidates = None
         return d1

@@ -14,7 +14,7 @@ from .target import Target, growing_cache
 
 # %% auto #0
 __all__ = ['lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'CompiledTarget', 'lean_step', 'openvino_available',
-           'OpenVINOStep', 'openvino_step']
+           'OpenVINOStep', 'openvino_compile', 'openvino_step']
 
 # %% ../nbs/01e_compiled.ipynb #2920f5a5
 def lean_unsupported(model) -> str | None:
@@ -48,6 +48,8 @@ class LeanForward(nn.Module):
         self.register_buffer('inv_freq', inv.to(model.device), persistent=False)
 
     def rms(self, x, w): return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+    def dense(self, x, w, b=None): return F.linear(x, w, b)
+    def embed(self, ids): return F.embedding(ids, self.tensors[0])
 
 # %% ../nbs/01e_compiled.ipynb #7e6e1eac
 def _rotate(x, cos, sin):
@@ -71,13 +73,13 @@ def layer(self: LeanForward, i, x, cos, sin, mask, pk, pv):
     L, n = self.layers[i], x.shape[1]
     a, h = L.self_attn, self.rms(x, L.input_layernorm.weight)
     split = lambda t, heads: t.view(1, n, heads, self.hd).transpose(1, 2)
-    q = _rotate(split(F.linear(h, a.q_proj.weight, a.q_proj.bias), self.H), cos, sin)
-    k = _rotate(split(F.linear(h, a.k_proj.weight, a.k_proj.bias), self.Hkv), cos, sin)
-    v = split(F.linear(h, a.v_proj.weight, a.v_proj.bias), self.Hkv)
-    x = x + F.linear(self.attend(q, k, v, pk[i], pv[i], mask), a.o_proj.weight)
+    q = _rotate(split(self.dense(h, a.q_proj.weight, a.q_proj.bias), self.H), cos, sin)
+    k = _rotate(split(self.dense(h, a.k_proj.weight, a.k_proj.bias), self.Hkv), cos, sin)
+    v = split(self.dense(h, a.v_proj.weight, a.v_proj.bias), self.Hkv)
+    x = x + self.dense(self.attend(q, k, v, pk[i], pv[i], mask), a.o_proj.weight)
     m, h = L.mlp, self.rms(x, L.post_attention_layernorm.weight)
-    act = F.silu(F.linear(h, m.gate_proj.weight)) * F.linear(h, m.up_proj.weight)
-    x = x + F.linear(act, m.down_proj.weight)
+    act = F.silu(self.dense(h, m.gate_proj.weight)) * self.dense(h, m.up_proj.weight)
+    x = x + self.dense(act, m.down_proj.weight)
     return x, k, v
 
 # %% ../nbs/01e_compiled.ipynb #7ecb4387
@@ -86,8 +88,7 @@ def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
     """`ids, pos` `(1, n)`; `mask` `(1, 1, n, room + n)` additive; `pk, pv` `(layers, 1, Hkv, room, d)`;
     `rows` the positions that need logits. Returns logits `(len(rows), V)`, the top (normed) states `(n, D)`
     and the new keys and values `(layers, 1, Hkv, n, d)`."""
-    embed, head = self.tensors
-    x, f = F.embedding(ids, embed), pos[..., None].float() * self.inv_freq
+    x, f = self.embed(ids), pos[..., None].float() * self.inv_freq
     ang = torch.cat([f, f], -1)[:, None]
     cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)
     ks, vs = [], []
@@ -96,7 +97,7 @@ def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
         ks.append(k)
         vs.append(v)
     top = self.rms(x, self.norm.weight)[0]
-    return F.linear(top.index_select(0, rows), head), top, torch.stack(ks), torch.stack(vs)
+    return self.dense(top.index_select(0, rows), self.tensors[1]), top, torch.stack(ks), torch.stack(vs)
 
 # %% ../nbs/01e_compiled.ipynb #6d18054b
 class FusedForward(LeanForward):
@@ -108,17 +109,19 @@ class FusedForward(LeanForward):
         self.qkv = [(stack([a.q_proj.weight, a.k_proj.weight, a.v_proj.weight]),
                      stack([a.q_proj.bias, a.k_proj.bias, a.v_proj.bias])) for a in att]
         self.gate_up = [torch.cat([m.gate_proj.weight, m.up_proj.weight]).detach() for m in mlp]
+        self.o = [a.o_proj.weight.detach() for a in att]
+        self.down = [m.down_proj.weight.detach() for m in mlp]
 
     def layer(self, i, x, cos, sin, mask, pk, pv):
         L, n, d = self.layers[i], x.shape[1], self.hd
-        q, k, v = F.linear(self.rms(x, L.input_layernorm.weight), *self.qkv[i]).split(
+        q, k, v = self.dense(self.rms(x, L.input_layernorm.weight), *self.qkv[i]).split(
             [self.H * d, self.Hkv * d, self.Hkv * d], -1)
         split = lambda t, heads: t.reshape(1, n, heads, d).transpose(1, 2)
         q, k = _rotate(split(q, self.H), cos, sin), _rotate(split(k, self.Hkv), cos, sin)
         v = split(v, self.Hkv)
-        x = x + F.linear(self.attend(q, k, v, pk[i], pv[i], mask), L.self_attn.o_proj.weight)
-        g, u = F.linear(self.rms(x, L.post_attention_layernorm.weight), self.gate_up[i]).chunk(2, -1)
-        return x + F.linear(F.silu(g) * u, L.mlp.down_proj.weight), k, v
+        x = x + self.dense(self.attend(q, k, v, pk[i], pv[i], mask), self.o[i])
+        g, u = self.dense(self.rms(x, L.post_attention_layernorm.weight), self.gate_up[i]).chunk(2, -1)
+        return x + self.dense(F.silu(g) * u, self.down[i]), k, v
 
 # %% ../nbs/01e_compiled.ipynb #f5852cc1
 class _LayerView:
@@ -246,20 +249,29 @@ class OpenVINOStep:
         out = self.request.infer([a.numpy() for a in args], share_inputs=True)
         return tuple(torch.from_numpy(out[i]) for i in range(4))
 
-def openvino_step(model, threads: int | None = None) -> OpenVINOStep:
-    "Trace `FusedForward(model)` into OpenVINO and compile it for the CPU in strict f32."
+def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int | None = None,
+                     edit=None, config: dict | None = None, rows: int | None = None) -> OpenVINOStep:
+    """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
+    CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`;
+    for any number of new rows, or always `rows` (a fixed shape spares OpenVINO its shape work per call)."""
     import openvino as ov
     from specdec_nb.models import cache_dir
+    t0, kv, n = time.perf_counter(), [len(f.layers), 1, f.Hkv, -1, f.hd], rows or -1
+    shapes = [[1, n], [1, n], [1, 1, n, -1], kv, kv, [n]]
+    with torch.inference_mode():
+        graph = ov.convert_model(f.eval(), example_input=_example(f, model, rows or 2),
+                                 share_weights=False, input=[ov.PartialShape(s) for s in shapes])   # a copy
+    if edit is not None:
+        edit(graph)
+    cfg = {'INFERENCE_PRECISION_HINT': precision, 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
+           'CACHE_DIR': str(cache_dir() / 'openvino_blobs'), **(config or {})}
+    compiled = ov.Core().compile_model(graph, 'CPU', cfg)
+    return OpenVINOStep(compiled.create_infer_request(), time.perf_counter() - t0)
+
+# %% ../nbs/01e_compiled.ipynb #8d0b6ed4
+def openvino_step(model, threads: int | None = None) -> OpenVINOStep:
+    "`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32."
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    t0, f = time.perf_counter(), FusedForward(model).eval()
-    kv = [len(f.layers), 1, f.Hkv, -1, f.hd]
-    shapes = [[1, -1], [1, -1], [1, 1, -1, -1], kv, kv, [-1]]
-    with torch.inference_mode():
-        graph = ov.convert_model(f, example_input=_example(f, model), share_weights=False,   # its own copy
-                                 input=[ov.PartialShape(s) for s in shapes])
-    cfg = {'INFERENCE_PRECISION_HINT': 'f32', 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
-           'CACHE_DIR': str(cache_dir() / 'openvino_blobs')}
-    compiled = ov.Core().compile_model(graph, 'CPU', cfg)
-    return OpenVINOStep(compiled.create_infer_request(), time.perf_counter() - t0)
+    return openvino_compile(FusedForward(model), model, 'f32', threads)

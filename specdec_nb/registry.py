@@ -15,6 +15,8 @@ from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
 from .combine import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
+from .quant import QuantProposer
+from .compiled import lean_unsupported
 
 # %% auto #0
 __all__ = ['METHODS', 'EAGLE_DEPTH', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown',
@@ -196,6 +198,19 @@ register('early-exit-plain',
 register('layer-skip', 'the target minus a calibrated set of skipped layers drafts (Draft & Verify)',
          'skip_set')(
     lambda setup, future: layer_skip(setup.model, setup.skip_set, **_self_spec(setup)))
+
+# %% ../nbs/09b_registry.ipynb #843279b2
+def _quant(setup, future=None):
+    "`--param quant` (default 'auto': the fastest measured here) and `quant_k`; Llama-style targets."
+    why = lean_unsupported(setup.model)
+    if why: raise TypeError(f'the quantized draft needs a Llama-style decoder (Llama, Qwen2): {why}')
+    return QuantProposer(**given(setup, quant='quant', k='quant_k'))
+
+register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
+    _quant)
+register('suffix-quant', "the suffix tree when its match pays, else the quantized target's chain")(
+    lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix', owner='suffix-quant'),
+                                           _quant(setup), cost=_cost_param(setup), lazy=True))
 
 # %% ../nbs/09b_registry.ipynb #0356ad7e
 def methods_markdown() -> str:
