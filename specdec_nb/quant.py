@@ -55,19 +55,20 @@ def dequantize(qsz) -> torch.Tensor:
 
 # %% ../nbs/05b_quant.ipynb #d94d98e2
 class QuantForward(FusedForward):
-    "`FusedForward` with the weights held in `quant` (`QUANTS`); `dense` and `embed` dequantize them."
+    """`FusedForward` with the weights held in `quant` (`QUANTS`); `dense` and `embed` dequantize them
+    (to the model's dtype: a bf16 model drafts in bf16)."""
     def __init__(self, model, quant: str = 'int8'):
         super().__init__(model)
         bits, group = parse_quant(quant)
         qz = lambda w: quantize(w, bits, group)
-        self.quant, (embed, head) = quant, self.tensors
+        self.quant, self.dtype, (embed, head) = quant, model.dtype, self.tensors
         self.qkv = [(qz(w), b) for w, b in self.qkv]
         self.gate_up, self.o, self.down = ([qz(w) for w in ws] for ws in (self.gate_up, self.o, self.down))
         qh = qz(head)
         self.tensors = (qh if embed.data_ptr() == head.data_ptr() else qz(embed), qh)   # tied: held once
-    def dense(self, x, w, b=None): return F.linear(x, dequantize(w), b)
+    def dense(self, x, w, b=None): return F.linear(x, dequantize(w).to(x.dtype), b)
     def embed(self, ids):
-        return dequantize([None if t is None else t[ids[0]] for t in self.tensors[0]])[None]
+        return dequantize([None if t is None else t[ids[0]] for t in self.tensors[0]]).to(self.dtype)[None]
 
 # %% ../nbs/05b_quant.ipynb #527f3ae8
 def _as_int4(graph):
@@ -219,7 +220,7 @@ def logits_both(model, step, ids, own: bool = False, start: int = 0) -> tuple[to
 def _row_ms(step, model, reps: int = 7, context: int = 256) -> float:
     "Median ms of one row through `step` after `context` cached positions."
     kv, ts = _kv(model, context), []
-    args = (torch.tensor([[1]]), torch.tensor([[context]]), torch.zeros(1, 1, 1, context + 1), kv, kv.clone(),
+    args = (torch.tensor([[1]]), torch.tensor([[context]]), torch.zeros(1, 1, 1, context + 1, dtype=kv.dtype), kv, kv.clone(),
             torch.zeros(1, dtype=torch.long))
     with torch.inference_mode():
         for _ in range(reps + 1):
