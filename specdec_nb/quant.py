@@ -220,7 +220,8 @@ def logits_both(model, step, ids, own: bool = False, start: int = 0) -> tuple[to
 def _row_ms(step, model, reps: int = 7, context: int = 256) -> float:
     "Median ms of one row through `step` after `context` cached positions."
     kv, ts = _kv(model, context), []
-    args = (torch.tensor([[1]]), torch.tensor([[context]]), torch.zeros(1, 1, 1, context + 1, dtype=kv.dtype), kv, kv.clone(),
+    mask = torch.zeros(1, 1, 1, context + 1, dtype=kv.dtype)
+    args = (torch.tensor([[1]]), torch.tensor([[context]]), mask, kv, kv.clone(),
             torch.zeros(1, dtype=torch.long))
     with torch.inference_mode():
         for _ in range(reps + 1):
@@ -239,6 +240,7 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
     target = make_step(model, 'lean' if step == 'off' else step)
     t_ms, cost, out = _row_ms(target, model), _cost(model, most + 1, None, ids.shape[1]), {}
     for quant in quants:
+        kept = (quant, precision, True) in _QSTEPS.get(model, {})
         s = quant_step(model, quant, precision)
         p, q = (x.softmax(-1) for x in logits_both(model, s, ids, start=start))
         r = dict(agreement=(p.argmax(-1) == q.argmax(-1)).float().mean().item(),
@@ -248,6 +250,8 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
             d = r['draft_ms'] / t_ms
             r[f'{mode}_rate'] = chain_rate(a, d, cost, best_chain(a, d, cost, most))
         out[quant] = r
+        if not kept:                                  # measured, not kept: each compiled draft holds ~1 GB
+            _QSTEPS[model].pop((quant, precision, True))
     return out
 
 # %% ../nbs/05b_quant.ipynb #90c0e23d
