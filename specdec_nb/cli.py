@@ -8,13 +8,15 @@ import argparse, sys, time
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'make_proposer',
-           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers', 'main']
+__all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench',
+           'make_proposer', 'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm',
+           'cmd_peers', 'main']
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
     p.add_argument('--model', default='smollm2',
-                   help="a Hugging Face name or path, or 'smollm2' (the embedded model)")
+                   help="a Hugging Face name or path, or an embedded model: 'smollm2' "
+                        "(SmolLM2-135M-Instruct), 'gemma3' (Gemma 3 270M, base)")
     p.add_argument('--dtype', default=None, help='fp32 (CPU default) / bf16 (CUDA default) / fp16')
     p.add_argument('--device', default=None, help='cpu or cuda (default: cuda when available)')
     p.add_argument('--max-new-tokens', type=int, default=128)
@@ -149,13 +151,17 @@ def check_args(a):
         raise BenchError(f"prompt file not found: {a.prompts}")
     if getattr(a, 'file', None) and not Path(a.file).is_file():
         raise FileNotFoundError(f"--file not found: {a.file}")
-    a.model_kw = {} if a.model == 'smollm2' else check_model_source(a.model)
+    a.model_kw = {} if a.model in EMBEDDED else check_model_source(a.model)
     a.draft_kw = check_model_source(a.draft_model) if a.draft_model else {}
 
 # %% ../nbs/12_cli.ipynb #4ad97352
+EMBEDDED = {'smollm2': ('load_smollm2', 'the embedded SmolLM2-135M-Instruct'),   # --model NAME: its loader
+            'gemma3': ('load_gemma3', 'the embedded Gemma 3 270M (base)')}
+
 def _setup(a):
     import torch
-    from specdec_nb.models import load_model, load_smollm2, fit_threads
+    from specdec_nb import models
+    from specdec_nb.models import load_model, fit_threads
     from specdec_nb.bench import BenchSetup, parse_params
     dev = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
@@ -163,11 +169,11 @@ def _setup(a):
         torch.set_num_threads(a.threads)
     elif not dev.startswith('cuda'):
         fit_threads()
-    name = 'the embedded SmolLM2-135M-Instruct' if a.model == 'smollm2' else a.model
+    name = EMBEDDED[a.model][1] if a.model in EMBEDDED else a.model
     n = torch.get_num_threads()
     print(f'specdec: loading {name} ({dtype}, {dev}, {n} thread{"s" * (n > 1)})', file=sys.stderr, flush=True)
-    if a.model == 'smollm2':
-        model, tok = load_smollm2(dtype, dev)
+    if a.model in EMBEDDED:
+        model, tok = getattr(models, EMBEDDED[a.model][0])(dtype, dev)
     else:
         model, tok = load_model(a.model, dtype, dev, **a.model_kw)
     dm = load_model(a.draft_model, dtype, dev, **a.draft_kw)[0] if a.draft_model else None
@@ -212,7 +218,7 @@ def cmd_generate(a):
     "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
-    from specdec_nb.engine import generate, cost_curves
+    from specdec_nb.engine import generate, cost_curve, cost_context
     if a.file:
         text = Path(a.file).read_text(encoding='utf-8')
     elif a.prompt is not None:
@@ -224,7 +230,8 @@ def cmd_generate(a):
     ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)
     if prop is not None:
-        cost_curves(setup.model)    # the forward costs cost-aware drafters plan with: once, untimed
+        for c in {cost_context(ids.shape[1]), cost_context(ids.shape[1] + a.max_new_tokens)}:
+            cost_curve(setup.model, 24, context=c)   # the forward costs drafters plan with: once, untimed
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))

@@ -10,7 +10,7 @@ from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, next_length
-from .target import _cache_kw
+from .target import _cache_kw, growing_cache, crop_cache
 from .kernels import RowsHead
 
 # %% auto #0
@@ -56,7 +56,7 @@ class DraftModelProposer(Proposer):
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
-        self.cache, self.device = DynamicCache(config=self.model.config), self.model.device
+        self.cache, self.device = growing_cache(self.model.config), self.model.device
         self.n_fed, self.k = 0, self.k_start
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
@@ -97,7 +97,7 @@ def update(self: DraftModelProposer, fb: Feedback):
     if d is None: return
     valid = self.n_before + min(v.n_accepted, len(d) - 1)
     if self.n_fed > valid:
-        self.cache.crop(valid - self.n_fed)
+        crop_cache(self.cache, self.n_fed - valid)
     self.n_fed = valid
     if self.adaptive:
         self.k = next_length(self.k, v.n_accepted, len(d), self.max_k, free=False)

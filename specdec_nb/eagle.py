@@ -25,11 +25,11 @@ __all__ = ['EAGLE_FORMAT', 'check_aux_layers', 'EagleHead', 'save_eagle', 'load_
 
 # %% ../nbs/09c_eagle.ipynb #43f7956d
 def _one_layer_config(target):
-    "The target's config with one hidden layer."
+    "The target's config with one hidden layer, of full attention (the head sees the whole context)."
     cfg = copy.deepcopy(target.config)
     cfg.num_hidden_layers = 1
     if getattr(cfg, 'layer_types', None):
-        cfg.layer_types = cfg.layer_types[:1]
+        cfg.layer_types = ['full_attention']
     return cfg
 
 def check_aux_layers(target, layers) -> tuple[int, ...]:
@@ -38,7 +38,6 @@ def check_aux_layers(target, layers) -> tuple[int, ...]:
     if any(not 0 <= i < N for i in out) or len(set(out)) < len(out):
         raise ValueError(f"aux_layers must be distinct hidden_states indices in [0, {N - 1}], got {out}")
     return out
-
 
 # %% ../nbs/09c_eagle.ipynb #dad35de1
 class EagleHead(nn.Module):

@@ -7,21 +7,22 @@ from __future__ import annotations
 import contextlib, hashlib, json, math, os, platform, sys, time, weakref
 from pathlib import Path
 from dataclasses import dataclass, field, replace
+import numpy as np
 import torch
 from fastcore.basics import patch
 from torch import nn
 from .core import Draft, Sampling, Verdict, verify, draft_depths
 from .models import vocab_size
 from .kernels import planned, shape_plan
-from .target import Target, _context_len
+from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
 
 # %% auto #0
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'PHASES', 'forward_times',
            'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
-           'plausible', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves',
-           'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
-           'generate', 'DraftClock']
+           'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context',
+           'cost_curves', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length',
+           'GenerateOutput', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #19c27f6a
 @torch.inference_mode()
@@ -45,7 +46,7 @@ def _forward_times(t: Target, context: int, ns, reps: int) -> list[float]:
             t.run(x).logits.sum().item()
             if rep:
                 times[n].append(time.perf_counter() - start)
-            t.cache.crop(-n)
+            crop_cache(t.cache, n)
     return [sorted(v)[len(v) // 2] for v in (times[n] for n in ns)]
 
 # %% ../nbs/02_engine.ipynb #30af1472
@@ -161,9 +162,14 @@ def plausible(c: list[float]) -> bool:
     bounded = all(0.75 <= x <= 1.2 * n + 0.5 for n, x in enumerate(c, 1))
     return bounded and not any(x > 2 * max(a, b) for a, x, b in zip(c, c[1:], c[2:]))
 
+def curve_rows(most: int) -> list[int]:
+    "Row counts a cost curve is timed at: each to 4, every other to 8, every 4th, and `most`."
+    return sorted({n for n in (1, 2, 3, 4, 6, 8, *range(12, most, 4)) if n < most} | {most})
+
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
                verbose: bool = True, kernels: str | None = None, step: str | None = None) -> list[float]:
-    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` (sizes up to at least 17)
+    """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` at `curve_rows` (sizes up
+    to at least 17; linear between them)
     once per model architecture and machine, with a line on stderr, then kept in memory and in
     `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
     `plausible`: another process took the cores) is measured once more, and never stored. The forwards run
@@ -176,15 +182,17 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
+        kernel_plan(model, kernels)              # (its own line first, when it is measured too)
         K, t0 = max(k, 16), time.perf_counter()
         if verbose:
             print(f"specdec: measuring this machine's forward cost T(n)/T(1), n = 1..{K + 1}, once for this "
                   f"model (kept in {_store_file('cost_curves.json')}) ...", end='', file=sys.stderr,
                   flush=True)
         room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
+        ns = curve_rows(K + 1)
         for attempt in range(2):
-            ts = forward_times(model, max(1, min(context, room)), range(1, K + 2), reps, kernels, step)
-            c = [t / ts[0] for t in ts]
+            ts = forward_times(model, max(1, min(context, room)), ns, reps, kernels, step)
+            c = np.interp(range(1, K + 2), ns, [t / ts[0] for t in ts]).tolist()
             if plausible(c): break
         if plausible(c):
             _store('cost_curves.json', {key: c})
@@ -207,15 +215,17 @@ def fast_kernels(model, max_rows: int = 24, verbose: bool = True, exact: bool = 
     stored, where, plan, new = _stored('kernel_plans.json'), machine_key(model.device), {}, {}
     bias_free = [m for m in model.modules() if isinstance(m, nn.Linear) and m.bias is None]
     shapes = {tuple(m.weight.shape): m.weight.detach() for m in bias_free}
+    t0, how = time.perf_counter(), '' if exact else ' close, packed throughout'   # (01c: one copy)
     for shape, w in shapes.items():
-        how = '' if exact else ' close, packed throughout'      # (01c_kernels: one copy of the weights)
         key = f'{shape[0]}x{shape[1]} {w.dtype} rows<={max_rows}{how} | {where}'
         if key not in stored and verbose and not new:
-            print(f'specdec: choosing the fastest {"exact " if exact else ""}matrix product '
-                  'per layer shape, once for this machine ...', file=sys.stderr)
+            print(f'specdec: choosing the fastest {"exact " if exact else ""}matrix product per layer shape '
+                  f'({len(shapes)}), once for this machine ...', end='', file=sys.stderr, flush=True)
         plan[shape] = stored.get(key) or new.setdefault(key, shape_plan(w, max_rows, exact=exact))
     if new:
         _store('kernel_plans.json', new)
+        if verbose:
+            print(f' {time.perf_counter() - t0:.1f} s', file=sys.stderr)
     plans[exact] = plan
     return plan
 

@@ -16,9 +16,10 @@ from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 from .models import cache_dir
 
 # %% auto #0
-__all__ = ['KERNELS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'can_pack', 'packed', 'rows_product', 'RowsHead',
-           'matching_kernels', 'fastest_kernel', 'shape_plan', 'file_backed', 'clean_file_maps', 'page_out', 'one_copy',
-           'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
+__all__ = ['KERNELS', 'TIMED_ROWS', 'PLAN_ROWS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'can_pack', 'packed',
+           'rows_product', 'RowsHead', 'matching_kernels', 'fastest_kernel', 'shape_plan', 'file_backed',
+           'clean_file_maps', 'page_out', 'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention',
+           'planned']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -105,10 +106,17 @@ def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True, c
     return best if med[best] < 0.95 * med['linear'] else 'linear'
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
+TIMED_ROWS = (1, 2, 3, 4, 6, 8, 12, 16, 24)   # row counts timed; the others take the nearest timed below
+PLAN_ROWS = 16384   # a larger weight (a 262k-row head) is timed by its first rows: the same kernels
+
 def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3, exact: bool = True) -> list[str]:
     """The kernel for `n = 1..max_rows` rows with weight `w` (`engine.fast_kernels` keeps one per shape and
-    machine); not `exact`, packed at every row count if at any."""
-    plan = [fastest_kernel(w, n, reps, exact) for n in range(1, max_rows + 1)]
+    machine): timed at `TIMED_ROWS` over at most `PLAN_ROWS` of `w`'s rows; between them, the winner below
+    where it still matches `F.linear` there, else `F.linear`. Not `exact`: packed at every count if at any."""
+    w, plan = w[:PLAN_ROWS], []
+    for n in range(1, max_rows + 1):
+        k = fastest_kernel(w, n, reps, exact) if n in TIMED_ROWS or n == 1 else plan[-1]
+        plan.append(k if n in TIMED_ROWS or k == 'linear' or k in matching_kernels(w, n, exact) else 'linear')
     return ['packed'] * max_rows if not exact and 'packed' in plan else plan
 
 # %% ../nbs/01c_kernels.ipynb #c9794929

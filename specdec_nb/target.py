@@ -12,7 +12,7 @@ from transformers.cache_utils import DynamicLayer
 from .core import Draft, draft_depths, ancestor_mask
 
 # %% auto #0
-__all__ = ['GrowingLayer', 'growing_cache', 'Target', 'additive_mask', 'tree_mask']
+__all__ = ['GrowingLayer', 'growing_cache', 'crop_cache', 'Target', 'additive_mask', 'tree_mask', 'window_mask', 'layer_masks']
 
 # %% ../nbs/01d_target.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -47,12 +47,24 @@ class GrowingLayer(DynamicLayer):
 
 # %% ../nbs/01d_target.ipynb #5754310d
 def growing_cache(config) -> DynamicCache:
-    "transformers' `DynamicCache` for `config`, its plain dynamic layers made `GrowingLayer`s."
+    """transformers' `DynamicCache` for `config`, its plain dynamic layers made `GrowingLayer`s; its
+    sliding-window layers keep what leaves their window until `crop_cache` (a rejected draft is dropped)."""
     cache = DynamicCache(config=config)
     cache.layers = [GrowingLayer() if type(l) is DynamicLayer else l for l in cache.layers]
+    for layer in cache.layers:
+        if getattr(layer, 'is_sliding', False):
+            layer.activate_past_recording()
     if getattr(cache, 'layer_class_to_replicate', None) is DynamicLayer:
         cache.layer_class_to_replicate = GrowingLayer
     return cache
+
+def crop_cache(cache, n: int):
+    "Drop the last `n` positions (`crop`); a sliding-window layer past its window is cut back to it as well."
+    if n:
+        return cache.crop(-n)
+    for layer in cache.layers:
+        if getattr(layer, 'is_sliding', False) and layer.get_seq_length() >= layer.sliding_window:
+            layer.crop(0)
 
 # %% ../nbs/01d_target.ipynb #e9b35cce
 class Target:
@@ -99,7 +111,36 @@ def tree_mask(d: Draft, prefix: int, dtype=torch.float32, device='cpu') -> torch
     allowed[1:, prefix + 1:] = ancestor_mask(d)
     return additive_mask(allowed, dtype, device)
 
+def window_mask(d: Draft, prefix: int, window: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
+    """`tree_mask` for a sliding-window layer: it holds only the last `window - 1` cached positions, and
+    a node sees only keys less than `window` positions behind its own."""
+    seen = min(prefix, window - 1)
+    pos = torch.tensor([prefix + x for x in [0] + draft_depths(d)])          # the root's and the nodes'
+    keys = torch.cat([torch.arange(prefix - seen, prefix), pos])
+    full = tree_mask(d, prefix)[0, 0] == 0
+    allowed = torch.cat([full[:, prefix - seen:prefix], full[:, prefix:]], 1) & (pos[:, None] - keys < window)
+    return additive_mask(allowed, dtype, device)
+
+def layer_masks(config, mask: torch.Tensor):
+    """`mask` `(1, 1, q, K)` as transformers takes it for `config`: itself, or (sliding-window layers)
+    one per kind of layer, the sliding one over just the keys such a layer holds: its last `window - 1`
+    and the `q` new."""
+    if 'sliding_attention' not in (getattr(config, 'layer_types', None) or ()):
+        return mask
+    q, K = mask.shape[-2:]
+    held = min(K - q, config.sliding_window - 1)
+    return {'full_attention': mask, 'sliding_attention': mask[..., -(held + q):]}
+
 # %% ../nbs/01d_target.ipynb #75d6ce89
+@patch
+def tree_masks(self: Target, d: Draft):
+    "The tree's mask; with sliding-window layers, one per kind of layer (transformers takes a dict)."
+    dt, dev, config = self.model.dtype, self.device, self.model.config
+    mask = layer_masks(config, tree_mask(d, self.n_cached, dt, dev))
+    if isinstance(mask, dict):                              # and each node's window, exactly
+        mask['sliding_attention'] = window_mask(d, self.n_cached, config.sliding_window, dt, dev)
+    return mask
+
 @patch
 @torch.inference_mode()
 def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
@@ -111,8 +152,7 @@ def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
     kw = {}
     if d is not None and not d.is_chain:
         pos = torch.tensor([self.n_cached + x for x in [0] + draft_depths(d)], device=self.device)
-        kw = dict(attention_mask=tree_mask(d, self.n_cached, self.model.dtype, self.device),
-                  position_ids=pos[None])
+        kw = dict(attention_mask=self.tree_masks(d), position_ids=pos[None])
     t1 = time.perf_counter()
     logits = self.run(ids[None], **kw).logits[0]
     self.times['mask'] += t1 - t0
@@ -124,15 +164,15 @@ def forward(self: Target, root: int, d: Draft | None = None) -> torch.Tensor:
 @torch.inference_mode()
 def commit(self: Target, d: Draft | None, path: list[int]):
     "Keep the root and the accepted `path` of `d` in the cache; drop every other scored node."
-    n_in, keep, start = 1 + (len(d) if d is not None else 0), 1 + len(path), self.n_cached + 1
+    n_in, keep = 1 + (len(d) if d is not None else 0), 1 + len(path)
     prefix = path == list(range(len(path)))
     if not prefix:                      # not a prefix of the nodes: gather the path into place
-        src = torch.tensor([start + i for i in path], device=self.device)
         for layer in self.cache.layers:
+            start = layer.keys.shape[2] - n_in + 1       # the first node (a sliding layer holds less)
+            src = torch.tensor([start + i for i in path], device=self.device)
             layer.keys[:, :, start: start + len(path)] = layer.keys.index_select(2, src)
             layer.values[:, :, start: start + len(path)] = layer.values.index_select(2, src)
-    if n_in > keep:
-        self.cache.crop(-(n_in - keep))
+    crop_cache(self.cache, n_in - keep)
     self.n_cached += keep
     if self.hidden:
         h = self.last_hidden

@@ -11,11 +11,10 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, draft_depths, scatter_vocab, sub_draft
 from .engine import Proposer, Request, Feedback
-from .target import tree_mask, _cache_kw
+from .target import tree_mask, layer_masks, _cache_kw, growing_cache, crop_cache
 from .models import vocab_size
 from .draft import check_same_vocab, vocab_head, draft_logits
 from .sizing import best_size, pay_floor, _cost
-
 
 # %% auto #0
 __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
@@ -126,7 +125,7 @@ class TreeDraftProposer(Proposer):
         check_same_vocab(req.model, self.model)
         if self.tree and max(self.tree.ranks) >= vocab_size(self.model):
             raise ValueError(f"a rank in the choice list is >= the vocabulary size {vocab_size(self.model)}")
-        self.cache, self.n_fed, self.device = DynamicCache(config=self.model.config), 0, self.model.device
+        self.cache, self.n_fed, self.device = growing_cache(self.model.config), 0, self.model.device
         if self.vocab is not None:
             self.vocab_ids = self.vocab.to(self.device)
             self.head_rows = vocab_head(self.model, self.vocab_ids)
@@ -158,6 +157,7 @@ def _feed(self: TreeDraftProposer, nodes: list[int]) -> torch.Tensor:
     fed, n_old = self._fed_nodes + nodes, len(self._fed_nodes)   # n_old nodes are in the draft's cache
     sub = sub_draft(self._node_tokens, self._node_parents, fed)
     mask = tree_mask(sub, self.n_fed - 1, self.model.dtype, self.device)[:, :, 1 + n_old:]
+    mask = layer_masks(self.model.config, mask)      # a sliding-window draft: its layers' view (drafts only)
     pos = torch.tensor(draft_depths(sub)[n_old:], device=self.device) + self.n_fed - 1
     out = self._logits(sub.tokens[n_old:][None], attention_mask=mask, position_ids=pos[None])
     self._fed_nodes = fed
@@ -176,7 +176,7 @@ def update(self: TreeDraftProposer, fb: Feedback):
     "Forget the draft's cache entries past the committed tokens (the tree's nodes)."
     extra = self.cache.get_seq_length() - self.n_fed
     if extra > 0:
-        self.cache.crop(-extra)
+        crop_cache(self.cache, extra)
 
 # %% ../nbs/04_tree.ipynb #54bf7377
 @patch

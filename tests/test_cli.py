@@ -123,7 +123,8 @@ def test_warm(tiny_model_dir, tmp_path):
     first, again = (r.stderr for r in runs)
     assert 'kernel plan ready' in first and 'cost curves ready' in first and 'measuring' in first, first
     assert 'forward step ready' in first, first
-    assert 'measuring' not in again and 'choosing' not in again, again      # kept: nothing measured again
+    assert 'choosing' not in again, again                                   # kept: nothing measured again
+    assert 'measuring' not in again or 'too busy' in first, (first, again)  # (a busy machine's curve is not kept)
     assert (tmp_path / 'cost_curves.json').exists() and (tmp_path / 'kernel_plans.json').exists()
 
 def test_peers_export_error(tiny_model_dir, tmp_path):
