@@ -187,11 +187,11 @@ _PLAIN = set()   # tokenizers already said to have no chat template
 def chat_ids(tok, text: str) -> torch.Tensor:
     """Token ids `(1, T)` of one user turn under the tokenizer's chat template, ready for generation; a
     tokenizer without one (a base model) gets the plain text, and one line saying so."""
-    if getattr(tok, 'chat_template', None) is None:
-        if tok.name_or_path not in _PLAIN:
-            _PLAIN.add(tok.name_or_path)
-            print(f'specdec: {tok.name_or_path} has no chat template: prompts go in as plain text',
-                  file=sys.stderr)
+    if getattr(tok, 'chat_template', '') is None:                  # a transformers tokenizer without one
+        name = getattr(tok, 'name_or_path', type(tok).__name__)
+        if name not in _PLAIN:
+            _PLAIN.add(name)
+            print(f'specdec: {name} has no chat template: prompts go in as plain text', file=sys.stderr)
         return tok(text, return_tensors='pt')['input_ids']
     return tok.apply_chat_template([{'role': 'user', 'content': text}], add_generation_prompt=True,
                                    return_tensors='pt', return_dict=True)['input_ids']
