@@ -17,6 +17,8 @@ from .medusa import load_medusa, smollm2_medusa_path
 from .eagle import load_eagle, smollm2_eagle_path
 from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 from .ovpeers import OV_PEERS, ov_missing, ov_model_dir, run_ov
+from .xdraft import xdraft_for
+from .trainer import head_path
 
 # %% auto #0
 __all__ = ['PEER_RUNS', 'KERNEL_FLAGS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
@@ -54,6 +56,7 @@ class BenchSetup:
     eagle_head: object = None                    # an EAGLE head (`09c_eagle`)
     adapter: object = None                       # an early-exit adapter (`05_self_spec`)
     skip: list | None = None                     # the layers `layer-skip` leaves out
+    xdraft_pair: tuple | None = None             # `xdraft`'s draft of another vocabulary and its tokenizer
     why_missing: str = ''
     top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
     @property
@@ -69,9 +72,9 @@ class BenchSetup:
     def draft(self):
         """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
         it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."""
-        if self.draft_model is None and self.params.get('draft_path'):
+        if self.draft_model is None and head_path(self.params, 'draft'):
             # chosen: its errors are shown, no fallback
-            self.draft_model = load_draft(self.model, self.params['draft_path'])
+            self.draft_model = load_draft(self.model, head_path(self.params, 'draft'))
         if self.draft_model is None:
             try:
                 if self.params.get('draft') == 'truncated': raise FileNotFoundError
@@ -95,17 +98,15 @@ class BenchSetup:
         else the shipped heads when they fit the target."""
         return self._artifact('medusa_heads',
                               lambda: load_medusa(self.model,
-                                                  self.params.get('medusa_path') or smollm2_medusa_path()),
-                              'train heads with specdec_nb.medusa_training.train_medusa '
-                              'and pass --param medusa_path=FILE')
+                                                  head_path(self.params, 'medusa') or smollm2_medusa_path()),
+                              'train heads with `specdec train medusa --out DIR` and pass --param head=DIR')
     @property
     def eagle(self):
         """The EAGLE head: given, else from `params['eagle_path']`,
         else the shipped head when it fits the target."""
-        return self._artifact('eagle_head', lambda: load_eagle(self.model, self.params.get('eagle_path')
+        return self._artifact('eagle_head', lambda: load_eagle(self.model, head_path(self.params, 'eagle')
                                                                or smollm2_eagle_path()),
-                              'train one with specdec_nb.eagle_training.train_eagle '
-                              'and pass --param eagle_path=FILE')
+                              'train one with `specdec train eagle --out DIR` and pass --param head=DIR')
     @property
     def exit_adapter(self):
         """The early-exit adapter: given, else from `params['adapter_path']`,
@@ -216,11 +217,17 @@ def _hf_assisted(setup, ids, future):
     return run_hf(setup, ids, assistant_model=setup.draft, num_assistant_tokens=setup.k,
                   num_assistant_tokens_schedule='heuristic')
 
+def _hf_assisted_x(setup, ids, future):
+    draft, draft_tok = setup.xdraft
+    return run_hf(setup, ids, assistant_model=draft, tokenizer=setup.tok, assistant_tokenizer=draft_tok,
+                  num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
+
 def _hf_early_exit(setup, ids, future):
     return run_hf(setup, ids, assistant_early_exit=exit_layer(setup),
                   num_assistant_tokens=setup.k, num_assistant_tokens_schedule='heuristic')
 
 PEER_RUNS.update({'hf-vanilla': _hf_vanilla, 'hf-assisted': _hf_assisted, 'hf-early-exit': _hf_early_exit,
+                  'hf-assisted-x': _hf_assisted_x,
                   'hf-static': lambda setup, ids, future: run_hf(setup, ids, cache_implementation='static'),
                   'hf-pld': lambda setup, ids, future: run_hf(
                       setup, ids, prompt_lookup_num_tokens=setup.params.get('hf_pld_k', 10))})
@@ -228,6 +235,10 @@ PEER_RUNS.update({name: lambda setup, ids, future, mode=mode: run_ov(setup, ids,
                   for name, mode in OV_PEERS.items()})
 BenchSetup.ov_ir = property(lambda self: None if ov_missing(self.model) else ov_model_dir(self.model),
                             doc="The OpenVINO IR the ov-* peers run (`09f_ovpeers`), None when it is missing")
+BenchSetup.xdraft = property(
+    lambda self: self._artifact('xdraft_pair', lambda: xdraft_for(self.model, self.params.get('xdraft')),
+                                'pass --draft-model PATH or --param xdraft=smollm2|gemma3|PATH'),
+    doc="`xdraft`'s draft of another vocabulary, `(model, tokenizer)` (`03b_xdraft`'s `xdraft_for`)")
 
 # %% ../nbs/10_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -358,7 +369,8 @@ def check_needs(setup, name: str):
     need = METHODS[name].needs
     if need and getattr(setup, need, None) is None:
         what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set',
-                'eagle': 'an EAGLE head'}.get(need, f'a {need} model')
+                'eagle': 'an EAGLE head',
+                'xdraft': 'a draft model with another tokenizer'}.get(need, f'a {need} model')
         raise BenchError(f"method {name} needs {what}, and none is "
                          f"available{': ' + setup.why_missing if setup.why_missing else ''}")
 

@@ -18,13 +18,14 @@ from .eagle import EagleHead
 from .checkpoints import trainable_state
 from .registry import METHODS
 from .bench import BenchSetup, run_bench
+from .xdraft import disguised, char_tokenizer, PRINTABLE
 from .report import format_table
 
 # %% auto #0
-__all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'our_methods', 'tiny_setup', 'tie_tolerance',
-           'greedy_divergences', 'check_method', 'check_all_methods', 'lookup_prompt', 'sampled_methods',
-           'check_all_sampling', 'smollm2_config', 'smollm2_tokenizer', 'random_model', 'untrained_methods',
-           'gpu_check', 'check_summary', 'gpu_report']
+__all__ = ['TINY_ARTIFACTS', 'FLAT_COST', 'ARCHS', 'random_heads', 'random_eagle', 'tiny_xdraft', 'our_methods', 'tiny_setup',
+           'tie_tolerance', 'greedy_divergences', 'check_method', 'check_all_methods', 'lookup_prompt',
+           'sampled_methods', 'check_all_sampling', 'smollm2_config', 'smollm2_tokenizer', 'random_model',
+           'untrained_methods', 'gpu_check', 'check_summary', 'gpu_report']
 
 # %% ../nbs/13_checks.ipynb #4d87b087
 def random_heads(model, n_heads: int = 3, seed: int = 0) -> MedusaHeads:
@@ -46,12 +47,20 @@ def random_eagle(model, seed: int = 0, scale: float = 0.3) -> EagleHead:
             p.add_(torch.randn_like(p) * scale)
     return head.eval()
 
+def tiny_xdraft(model, seed: int = 0):
+    """`xdraft`'s draft for a tiny target: the target itself renumbered,
+    with a character tokenizer renumbered the same way."""
+    n = vocab_size(model)
+    perm = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    return disguised(model, perm), char_tokenizer(perm.tolist(), PRINTABLE[:n])
+
 TINY_ARTIFACTS = {   # what a method needs -> (the BenchSetup field holding it, its builder from a tiny model)
     'draft': ('draft_model', lambda model: truncated_model(model, 2)),
     'medusa': ('medusa_heads', random_heads),
     'exit_adapter': ('adapter', lambda model: ExitAdapter(model, 2, init_layer=1)),
     'skip_set': ('skip', lambda model: [1, 2]),
     'eagle': ('eagle_head', random_eagle),
+    'xdraft': ('xdraft_pair', lambda model: tiny_xdraft(model)),
 }
 FLAT_COST = ','.join(['1'] + ['1.01'] * 16)   # T(n)/T(1) for the suffix-tree drafters: fixed, not measured
 
@@ -70,7 +79,8 @@ def tiny_setup(name: str, model, max_new_tokens: int) -> BenchSetup:
         extra[field] = make(model)
     # quant: the crudest 4-bit draft (a scale per row of 32), a q far enough from p that a wrong rule shows
     params = dict(ee_stop=0.1, cost=FLAT_COST, quant='int4:32')
-    return BenchSetup(model, k=3, draft_layers=2, max_new_tokens=max_new_tokens, params=params, **extra)
+    tok = char_tokenizer(chars=PRINTABLE[:vocab_size(model)])   # a tokenizer for the target (`xdraft`'s)
+    return BenchSetup(model, tok, k=3, draft_layers=2, max_new_tokens=max_new_tokens, params=params, **extra)
 
 # %% ../nbs/13_checks.ipynb #1c6518db
 def tie_tolerance(logits: torch.Tensor, ulps: float = 16) -> float:
@@ -154,8 +164,9 @@ def lookup_prompt(model, s: Sampling) -> torch.Tensor:
     raise ValueError("no prompt a b c a b c a b with a likely but uncertain continuation c a for this model")
 
 def sampled_methods() -> list[str]:
-    "Our methods that must sample exactly as the target: all but `vanilla` (no draft) and the lossy ones."
-    return [n for n in our_methods() if n != 'vanilla' and 'lossy' not in n]
+    """Our methods that must sample exactly as the target: all but `vanilla`
+    (no draft), the lossy ones and the greedy-only ones."""
+    return [n for n in our_methods() if n != 'vanilla' and 'lossy' not in n and not METHODS[n].greedy_only]
 
 # %% ../nbs/13_checks.ipynb #bc6f9721
 def check_all_sampling(model, n: int = 600, seed: int = 7, names=None, **kw) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench',
            'make_proposer', 'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm',
-           'cmd_peers', 'main']
+           'cmd_peers', 'cmd_train', 'cmd_export', 'main']
 
 # %% ../nbs/12_cli.ipynb #ef567f1a
 def _common(p):
@@ -31,15 +31,34 @@ def _common(p):
                         "layers), used when no trained draft fits the target")
     p.add_argument('--draft-model', default=None,
                    help="a draft model name or path (default: the shipped distilled draft "
-                        "for the embedded SmolLM2, else the target cut to --draft-layers)")
+                        "for the embedded SmolLM2, else the target cut to --draft-layers); "
+                        "one with another tokenizer drafts for `xdraft` and `hf-assisted-x`")
     p.add_argument('--param', action='append', default=[], metavar='KEY=VALUE',
                    help='a method parameter, e.g. pld_k=10 (repeatable)')
     p.add_argument('--threads', type=int, default=None,
                    help='torch threads (default: all cores, fewer when the machine is too busy for them)')
 
+# %% ../nbs/12_cli.ipynb #7e88785a
+def _train_parsers(sub):
+    t = sub.add_parser('train', help='train an EAGLE head, Medusa heads or a draft model for --model')
+    t.add_argument('kind', choices=('eagle', 'medusa', 'draft'))
+    t.add_argument('--data', default='sharegpt',
+                   help="'sharegpt', or a JSONL file of {\"prompt\", \"answer\"} lines")
+    t.add_argument('--out', required=True, help='the folder it writes (and resumes from)')
+    t.add_argument('--n', type=int, default=256, help='training records')
+    t.add_argument('--held', type=int, default=32, help='held-out records (accuracy)')
+    t.add_argument('--steps', type=int, default=300, help='optimiser steps')
+    t.add_argument('--no-progress', action='store_true')
+    _common(t)
+    e = sub.add_parser('export', help="write a trained EAGLE head (DIR/eagle.safetensors) for vLLM or SGLang")
+    e.add_argument('dir', help='the folder `specdec train eagle` wrote')
+    e.add_argument('--to', choices=('vllm', 'sglang'), default='vllm')
+    e.add_argument('--out', default=None, help='the folder to write (default: DIR/<engine>)')
+    _common(e)
+
 # %% ../nbs/12_cli.ipynb #f677516c
 def build_parser() -> argparse.ArgumentParser:
-    "The `specdec` argument parser: the `bench`, `generate`, `demo` and `warm` subcommands and their options."
+    "The `specdec` argument parser: `bench`, `generate`, `demo`, `warm`, `peers`, `train`, `export`."
     ap = argparse.ArgumentParser(prog='specdec',
                                  description='Speculative decoding, lossless and benchmarked.')
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -82,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       '(`make peers` runs it with its own environment)')
     pe.add_argument('--optimum-cli', default='.venv-peers/bin/optimum-cli', help='optimum-cli to export with')
     _common(pe)
+    _train_parsers(sub)
     return ap
 
 # %% ../nbs/12_cli.ipynb #d0e1f2a2
@@ -176,10 +196,11 @@ def _setup(a):
         model, tok = getattr(models, EMBEDDED[a.model][0])(dtype, dev)
     else:
         model, tok = load_model(a.model, dtype, dev, **a.model_kw)
-    dm = load_model(a.draft_model, dtype, dev, **a.draft_kw)[0] if a.draft_model else None
+    dm, dtok = load_model(a.draft_model, dtype, dev, **a.draft_kw) if a.draft_model else (None, None)
+    other = dm is not None and models.vocab_size(dm) != models.vocab_size(model)   # for `xdraft` only
     return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p,
-                      seed=a.seed, k=a.k, draft_layers=a.draft_layers, draft_model=dm,
-                      params=parse_params(a.param))
+                      seed=a.seed, k=a.k, draft_layers=a.draft_layers, draft_model=None if other else dm,
+                      xdraft_pair=(dm, dtok) if dm is not None else None, params=parse_params(a.param))
 
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
@@ -334,6 +355,25 @@ def cmd_peers(a):
         return out
     return export_ir(setup.model.config._name_or_path, out, a.optimum_cli)
 
+# %% ../nbs/12_cli.ipynb #33b659fa
+def cmd_train(a):
+    "`specdec train KIND`: a drafter for the model, written to `--out` with its held-out accuracy."
+    from specdec_nb.trainer import train_head
+    setup = _setup(a)
+    r = train_head(a.kind, setup.model, setup.tok, a.data, a.out, a.n, a.held, a.steps, not a.no_progress)
+    method = {'eagle': 'eagle-tree', 'medusa': 'medusa', 'draft': 'draft'}[a.kind]
+    print(f'use it: specdec bench --model {a.model} --methods hf-vanilla,{method} --param head={a.out}')
+    return r['path']
+
+def cmd_export(a):
+    "`specdec export DIR --to vllm|sglang`: the EAGLE head in DIR, in the engine's checkpoint layout."
+    from specdec_nb.eagle_export import export_checkpoint
+    setup = _setup(a)
+    out = export_checkpoint(Path(a.dir) / 'eagle.safetensors', setup.model.config,
+                            a.out or Path(a.dir) / a.to, a.to)
+    print(f'specdec export: wrote {out}')
+    return out
+
 # %% ../nbs/12_cli.ipynb #0813f58d
 def main(argv=None):
     "Entry point of the `specdec` console script."
@@ -343,7 +383,7 @@ def main(argv=None):
     try:
         check_args(a)
         cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm,
-                'peers': cmd_peers}
+                'peers': cmd_peers, 'train': cmd_train, 'export': cmd_export}
         return cmds[a.cmd](a) and 0
     except (BenchError, ExportError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr)

@@ -16,6 +16,7 @@ from .selfspec import early_exit, layer_skip
 from .combine import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
 from .quant import QuantProposer
+from .xdraft import XDraftProposer
 from .compiled import lean_unsupported
 
 # %% auto #0
@@ -34,15 +35,16 @@ class Method:
     needs: str | None = None
     verify: Callable | None = None        # setup -> its own verify function (lossy methods only)
     optional: bool = False                # a peer the benchmark skips, with one line, when `needs` is missing
+    greedy_only: bool = False             # exact under greedy decoding; refuses sampling with a clear error
     @property
     def peer(self) -> bool: return self.build is None
 
 METHODS: dict[str, Method] = {}
 
-def register(name: str, about: str, needs: str | None = None, verify=None):
+def register(name: str, about: str, needs: str | None = None, verify=None, greedy_only: bool = False):
     "Register our method `name` by its proposer factory `(setup, future) -> Proposer | None`."
     def deco(build):
-        METHODS[name] = Method(name, about, build, needs, verify)
+        METHODS[name] = Method(name, about, build, needs, verify, greedy_only=greedy_only)
         return build
     return deco
 
@@ -64,6 +66,8 @@ register_peer('hf-pld', "transformers' prompt lookup (`prompt_lookup_num_tokens`
 register_peer('hf-assisted',
               "transformers' assisted generation with our draft model (heuristic schedule, k tokens)",
               'draft')
+register_peer('hf-assisted-x', "transformers' universal assisted generation (`assistant_tokenizer`) "
+                                 "with `xdraft`'s draft of another vocabulary", 'xdraft')
 register_peer('hf-early-exit', "transformers' `assistant_early_exit` at our exit layer")
 register_peer('hf-static',
               "transformers' `generate` with its static cache (which it compiles by itself on a GPU)")
@@ -93,16 +97,28 @@ def _tree(setup, future):
                              **{'sized': True, **given(setup, depth='tree_depth', topk='tree_topk',
                                                       total_tokens='tree_tokens', sized='tree_sized')})
 
+# %% ../nbs/09b_registry.ipynb #72f111d9
+register('xdraft', "a draft model with another tokenizer; its text re-encoded into the target's "
+                   "(greedy only; `--param xdraft=NAME|PATH`)", 'xdraft',
+         greedy_only=True)(
+    lambda setup, future: XDraftProposer(*setup.xdraft, setup.tok, **given(setup, k='xdraft_k')))
+
 # %% ../nbs/09b_registry.ipynb #75f97d64
+def _cost_param(setup) -> list[float] | None:
+    "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
+    cost = setup.params.get('cost')
+    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+
 _NGRAM = dict(k='pld_k', max_ngram='max_ngram', min_ngram='min_ngram', length='length')
 register('pld', 'prompt lookup: the tokens that followed the last '
                 'n-gram earlier in the context; cost-aware length')(
-    lambda setup, future: PromptLookupProposer(**given(setup, **_NGRAM)))
+    lambda setup, future: PromptLookupProposer(cost=_cost_param(setup), **given(setup, **_NGRAM)))
 register('pld-tree', 'prompt lookup with several earlier continuations merged into a tree')(
-    lambda setup, future: PromptLookupProposer(**{'branches': 3,
+    lambda setup, future: PromptLookupProposer(**{'branches': 3, 'cost': _cost_param(setup),
                                                   **given(setup, branches='branches', **_NGRAM)}))
 register('ngram', 'an n-gram index of the context: its most frequent continuation')(
-    lambda setup, future: NGramCacheProposer(**given(setup, mode='ngram_mode', **_NGRAM)))
+    lambda setup, future: NGramCacheProposer(cost=_cost_param(setup),
+                                             **given(setup, mode='ngram_mode', **_NGRAM)))
 register('lookahead', 'lookahead decoding: Jacobi iterations over a window '
                       'fill an n-gram pool; pooled n-grams are verified')(
     lambda setup, future: LookaheadProposer(**given(setup, W='W', N='N', G='G',
@@ -136,11 +152,6 @@ register('medusa-typical-lossy',
          'medusa', verify=_typical)(_medusa)
 
 # %% ../nbs/09b_registry.ipynb #d1746be3
-def _cost_param(setup) -> list[float] | None:
-    "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
-    cost = setup.params.get('cost')
-    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
-
 # levels 4 and 5 of the shipped SmolLM2 head's trees added no tau (1.62 with depth 3 or 5, 12 prompts)
 EAGLE_DEPTH = 3
 

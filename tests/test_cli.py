@@ -134,3 +134,47 @@ def test_peers_export_error(tiny_model_dir, tmp_path):
                        capture_output=True, text=True, env=env)
     assert r.returncode == 2 and 'the export failed' in r.stderr and 'Traceback' not in r.stderr, r.stderr[-2000:]
     assert not list(tmp_path.glob('openvino/*/openvino_model.xml'))
+
+@pytest.fixture(scope='session')
+def char_model_dir(tmp_path_factory):
+    "A tiny random Llama with a one-token-per-character tokenizer: a draft whose vocabulary is not SmolLM2's."
+    from specdec_nb.models import tiny_llama
+    from specdec_nb.xdraft import char_tokenizer
+    d, tok = tmp_path_factory.mktemp('chars'), char_tokenizer()
+    tiny_llama(vocab_size=len(tok), hidden=32, layers=2).save_pretrained(d)
+    tok.save_pretrained(d)
+    return d
+
+def test_xdraft(tiny_model_dir, char_model_dir, two_prompts, tmp_path):
+    "A --draft-model with another tokenizer drafts for xdraft and transformers' hf-assisted-x; both exact."
+    out = tmp_path / 'x.json'
+    r = run('bench', '--model', tiny_model_dir, '--draft-model', char_model_dir, '--methods', 'hf-vanilla,xdraft,hf-assisted-x',
+            '--prompts', two_prompts, '--limit', 1, '--max-new-tokens', 12, '--json', out, '--no-progress', '--threads', 1)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())['methods']
+    assert res['xdraft']['exact'] == 1.0 and res['hf-assisted-x']['exact'] == 1.0
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--draft-model', char_model_dir,
+            '--temperature', 1, '--threads', 1)
+    assert r.returncode == 2 and 'greedy' in r.stderr and 'Traceback' not in r.stderr
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--threads', 1)   # SmolLM2's vocabulary
+    assert r.returncode == 2 and "the target has SmolLM2's vocabulary" in r.stderr
+
+def test_train_export_use(tiny_model_dir, tmp_path):
+    "specdec train writes a head that --param head=DIR loads; specdec export writes it for vLLM; clear errors."
+    data, out = tmp_path / 'd.jsonl', tmp_path / 'head'
+    data.write_text('\n'.join(json.dumps(dict(prompt=f'Question {i}?', answer=f'Answer {i}, with some words.'))
+                              for i in range(6)))
+    r = run('train', 'eagle', '--model', tiny_model_dir, '--data', data, '--out', out, '--n', 4, '--held', 2,
+            '--steps', 5, '--no-progress', '--threads', 1)
+    assert r.returncode == 0, r.stderr
+    assert (out / 'eagle.safetensors').is_file() and 'held-out top-1 accuracy' in r.stdout and 'use it:' in r.stdout
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'eagle', '--param', f'head={out}',
+            '--max-new-tokens', 8, '--threads', 1)
+    assert r.returncode == 0, r.stderr
+    r = run('export', out, '--to', 'vllm', '--model', tiny_model_dir, '--threads', 1)
+    assert r.returncode == 0, r.stderr
+    assert (out / 'vllm' / 'config.json').is_file()
+    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa', '--param', f'head={out}')
+    assert r.returncode == 2 and 'specdec train medusa' in r.stderr and 'Traceback' not in r.stderr
+    r = run('train', 'eagle', '--model', tiny_model_dir, '--data', tmp_path / 'none.jsonl', '--out', out)
+    assert r.returncode == 2 and 'no file' in r.stderr

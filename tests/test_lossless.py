@@ -9,6 +9,7 @@ import pytest, torch
 from specdec_nb.registry import METHODS
 from specdec_nb.models import tiny_llama
 from specdec_nb.core import Sampling
+from specdec_nb.engine import generate
 from specdec_nb.testing import exact_two_token_dist, sampling_check
 from specdec_nb.checks import ARCHS, our_methods, tiny_setup, check_method
 
@@ -16,7 +17,9 @@ NAMES = our_methods()
 SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip', 'eagle', 'eagle-tree', 'suffix-eagle',
              'quant', 'suffix-quant'}   # Llama-style decoders only
 EAGLE = {'eagle', 'eagle-tree', 'suffix-eagle'}   # its head is one full-attention layer: any decoder with layers
-LOSSLESS = [n for n in NAMES if n != 'vanilla' and METHODS[n].verify is None]   # not the lossy ones
+LOSSLESS = [n for n in NAMES if n != 'vanilla' and METHODS[n].verify is None   # not the lossy ones
+            and not METHODS[n].greedy_only]                                  # nor the greedy-only
+GREEDY_ONLY = [n for n in NAMES if METHODS[n].greedy_only]
 SETTINGS = {'t1.0': dict(temperature=1.0), 't0.7-p0.9': dict(temperature=0.7, top_p=0.9)}
 
 @pytest.mark.parametrize('arch', ARCHS)
@@ -47,3 +50,11 @@ def test_sampling_distribution(name, setting):
     # the quantized target drafts a q close to p (its point): the control needs three times the draws to show
     n = 1500 if name == 'quant' else 500
     sampling_check(m, ids, make, n=n, seed=7, label=f'{name} {setting}', **kw)   # right passes, q/p caught
+
+@pytest.mark.parametrize('name', GREEDY_ONLY)
+def test_greedy_only_refuses_sampling(name):
+    "A method exact only under greedy decoding refuses sampling with a clear error, never samples wrongly."
+    m = tiny_llama(vocab_size=16, layers=4, seed=1)
+    proposer = METHODS[name].build(tiny_setup(name, m, 4), [1, 2])
+    with pytest.raises(ValueError, match='greedy'):
+        generate(m, torch.tensor([[3, 1, 4, 3]]), proposer, max_new_tokens=4, do_sample=True)
