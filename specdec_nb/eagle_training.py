@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from .eagle import EagleHead
-from .training import train
+from .training import train, argmax_rows
 from .checkpoints import fingerprint
 
 # %% auto #0
@@ -211,9 +211,9 @@ def eagle_accuracy(head: EagleHead, feats: dict, n: int = 64, max_len: int = 256
     "Share of answer positions, in `n` held-out windows, where the head's top guess is the target's argmax."
     ids, f, mask = eagle_batches(feats, n, max_len, seed=seed)(0)
     dev, dt, D = head.fc.weight.device, head.fc.weight.dtype, head.fc.out_features
-    want = head.lm_head(f[:, 1:, :D].to(dev, dt)).argmax(-1)
+    want = argmax_rows(head.lm_head, f[:, 1:, :D].to(dev, dt))          # in chunks (a 262k head)
     inp = f[:, :-1, :(1 + len(head.aux_layers)) * D].to(dev, dt)       # the head's own aux layers, if any
-    guess = head.logits(head(inp, ids[:, 1:].to(dev))).argmax(-1)
+    guess = argmax_rows(head.logits, head(inp, ids[:, 1:].to(dev)))
     if head.vocab is not None:
         guess = head.vocab[guess]
     m = mask[:, 1:].to(dev)

@@ -383,6 +383,9 @@ class Proposer:
     def draft_modules(self) -> list:
         "The modules whose forwards are this drafter's model work (timed as `draft_forward` in `Stats`)."
         return []
+    def draft_plan(self, plan: dict) -> dict:
+        "The kernel plan its draft modules run with: the target's (a draft of other shapes adds its own)."
+        return plan
     def make_target(self, model) -> Target:
         "The target the engine runs: the plain one, with hidden states when the proposer needs them."
         return Target(model, hidden='hidden' in self.needs)
@@ -491,7 +494,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
         if proposer is not None:
             loop.clock = DraftClock(proposer.draft_modules(), stats.times)
             for m in proposer.draft_modules():
-                drafts.enter_context(planned(m, plan))
+                drafts.enter_context(planned(m, proposer.draft_plan(plan)))
         try:
             while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
                 pass

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import torch
 from .medusa import MedusaHeads
-from .training import train, kl_to_target
+from .training import train, kl_to_target, argmax_rows
 from .checkpoints import fingerprint
 
 # %% auto #0
@@ -51,6 +51,6 @@ def head_accuracy(heads: MedusaHeads, feats: dict, max_rank: int = 10, n: int = 
     h, th = medusa_batches(feats, heads.n_heads, n, seed, key)(0)
     dev = heads.lm_head.weight.device
     # (K, n): the target's argmax at t+k (full vocabulary)
-    want = heads.lm_head(th.to(dev)).argmax(-1)
-    top = heads.topk(h.to(dev), max_rank)                             # (K, n, R) token ids
+    want = argmax_rows(heads.lm_head, th.to(dev))
+    top = torch.cat([heads.topk(c.to(dev), max_rank) for c in h.split(256)], 1)   # (K, n, R) token ids
     return (top == want[..., None]).float().mean(1).cpu()

@@ -15,9 +15,9 @@ from .suffix import SuffixCorpus, sharegpt_requests, corpus_from_answers
 
 # %% auto #0
 __all__ = ['TOPICS', 'LANGS', 'TASKS', 'TEMPLATES', 'stdlib_passages', 'distill_prompts', 'self_distill', 'target_features',
-           'lr_at', 'train', 'make_draft', 'seq_batches', 'kl_to_target', 'draft_loss', 'distill_draft', 'save_draft',
-           'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage', 'distill_data',
-           'build_corpus']
+           'lr_at', 'train', 'make_draft', 'seq_batches', 'kl_to_target', 'draft_loss', 'argmax_rows', 'distill_draft',
+           'save_draft', 'load_draft', 'smollm2_draft_path', 'load_smollm2_draft', 'frequent_tokens', 'coverage',
+           'distill_data', 'build_corpus']
 
 # %% ../nbs/08_training.ipynb #c088dc1e
 from functools import lru_cache
@@ -277,6 +277,15 @@ def draft_loss(draft, batch):
     ids, h, mask = batch
     return kl_to_target(draft(ids.to(draft.device), attention_mask=None).logits, h.to(draft.device),
                         draft.lm_head, mask.to(draft.device))
+
+# %% ../nbs/08_training.ipynb #2bcd66be
+@torch.no_grad()
+def argmax_rows(head, h: torch.Tensor, chunk: int = 1024) -> torch.Tensor:
+    """`head(h).argmax(-1)` for `h` `(..., D)`, `chunk` rows at a time:
+    a large vocabulary's logits are never all held at once."""
+    flat = h.reshape(-1, h.shape[-1])
+    out = [head(c).argmax(-1) for c in flat.split(chunk)]
+    return (torch.cat(out) if out else flat.new_zeros(0, dtype=torch.long)).reshape(h.shape[:-1])
 
 # %% ../nbs/08_training.ipynb #7fc5d5b5
 def distill_draft(target, feats: dict, draft=None, n_layers: int = 2, steps: int = 300, batch_size: int = 8,
