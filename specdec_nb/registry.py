@@ -79,6 +79,11 @@ register('oracle', 'drafts the true continuation, k tokens a step: the ceiling o
     lambda setup, future: OracleProposer(future, k=setup.k))
 
 # %% ../nbs/09b_registry.ipynb #cfa6abf5
+def _cost_param(setup) -> list[float] | None:
+    "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
+    cost = setup.params.get('cost')
+    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+
 def _draft_vocab(setup):
     "The draft's reduced vocabulary when it ships one (`--param draft_vocab=full` turns it off)."
     return None if setup.params.get('draft_vocab') == 'full' else getattr(setup.draft, 'frequent_vocab', None)
@@ -94,8 +99,9 @@ def _draft(setup, future):
 def _tree(setup, future):
     "The dynamic tree sized by the cost curve (`--param tree_sized=0`: always `tree_tokens` nodes)."
     return TreeDraftProposer(setup.draft, vocab=_draft_vocab(setup),
-                             **{'sized': True, **given(setup, depth='tree_depth', topk='tree_topk',
-                                                      total_tokens='tree_tokens', sized='tree_sized')})
+                             **{'sized': True, 'cost': _cost_param(setup),
+                                **given(setup, depth='tree_depth', topk='tree_topk',
+                                        total_tokens='tree_tokens', sized='tree_sized')})
 
 # %% ../nbs/09b_registry.ipynb #72f111d9
 register('xdraft', "a draft model with another tokenizer; its text re-encoded into the target's "
@@ -104,11 +110,6 @@ register('xdraft', "a draft model with another tokenizer; its text re-encoded in
     lambda setup, future: XDraftProposer(*setup.xdraft, setup.tok, **given(setup, k='xdraft_k')))
 
 # %% ../nbs/09b_registry.ipynb #75f97d64
-def _cost_param(setup) -> list[float] | None:
-    "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
-    cost = setup.params.get('cost')
-    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
-
 _NGRAM = dict(k='pld_k', max_ngram='max_ngram', min_ngram='min_ngram', length='length')
 register('pld', 'prompt lookup: the tokens that followed the last '
                 'n-gram earlier in the context; cost-aware length')(
@@ -139,7 +140,8 @@ def _medusa(setup, future=None):
     heads' measured accuracy; cut each step to the nodes that pay (`--param medusa_sized=0`: all of them)."""
     n, h = setup.params.get('medusa_nodes'), setup.medusa
     choices = medusa_choices(h.acc, int(n)) if n and getattr(h, 'acc', None) is not None else None
-    return MedusaProposer(h, choices, sized=bool(setup.params.get('medusa_sized', True)))
+    return MedusaProposer(h, choices, sized=bool(setup.params.get('medusa_sized', True)),
+                         cost=_cost_param(setup))
 
 def _typical(setup):
     return typical(float(setup.params.get('typical_eps', 0.09)),

@@ -14,7 +14,7 @@ from .engine import generate
 
 # %% auto #0
 __all__ = ['WRONG_RULES', 'greedy_reference', 'check_greedy', 'exact_two_token_dist', 'two_token_counts', 'wrong_rule',
-           'sampling_check']
+           'control_counts', 'sampling_check']
 
 # %% ../nbs/02a_testing.ipynb #29e4ccdd
 def greedy_reference(model, ids, max_new_tokens: int, **kw) -> torch.Tensor:
@@ -45,16 +45,19 @@ def exact_two_token_dist(model, ids, s: Sampling) -> torch.Tensor:
         p2 = process_logits(model(nxt).logits[:, -1], s)
     return p1[:, None] * p2
 
-def two_token_counts(model, ids, make_proposer, n: int, seed: int = 0, **kw) -> torch.Tensor:
-    """Counts `(V, V)` of the first two tokens over `n` seeded
-    speculative generations (`kw`: sampling settings)."""
+def two_token_counts(model, ids, make_proposer, n: int, seed: int = 0, until=None, every: int = 100,
+                     max_new_tokens: int = 2, **kw) -> torch.Tensor:
+    """Counts `(V, V)` of the first two tokens over `n` seeded speculative generations of `max_new_tokens`
+    (`kw`: sampling settings); `until(counts)`, asked every `every` draws, stops early when it says True."""
     V = vocab_size(model)
     g, counts = torch.Generator().manual_seed(seed), torch.zeros(V, V)
-    for _ in range(n):
-        t = generate(model, ids, make_proposer(), max_new_tokens=2, do_sample=True, generator=g,
-                     **kw).sequences[0, -2:]
+    for i in range(n):
+        t = generate(model, ids, make_proposer(), max_new_tokens=max_new_tokens, do_sample=True,
+                     generator=g, **kw).sequences[0, ids.shape[1]:ids.shape[1] + 2]
         counts[t[0], t[1]] += 1
+        if until is not None and (i + 1) % every == 0 and until(counts): break
     return counts
+
 
 # %% ../nbs/02a_testing.ipynb #527e7a72
 WRONG_RULES = {
@@ -75,18 +78,28 @@ def wrong_rule(kind: str = 'q/p'):
         yield
 
 # %% ../nbs/02a_testing.ipynb #eb5c894a
+def control_counts(model, ids, make_proposer, n: int, exact, wrong: str = 'q/p', seed: int = 0,
+                   alpha: float = 1e-4, **kw) -> torch.Tensor:
+    """`two_token_counts` under the `wrong` rule, looking every ~100 draws and stopping once the chi-square
+    against `exact` gives p < `alpha` / looks (Bonferroni over the looks)."""
+    looks = max(1, n // 100)
+    caught = lambda counts: chi2_pvalue(*chi2_stat(counts, exact)) < alpha / looks
+    with wrong_rule(wrong):
+        return two_token_counts(model, ids, make_proposer, n, seed, until=caught, every=-(-n // looks), **kw)
+
 def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wrong: str = 'q/p',
                    alpha: float = 1e-4, label: str = '', **kw) -> dict:
-    "Chi-square of the first two sampled tokens against the exact distribution, right rule and `wrong` rule."
+    """Chi-square of the first two sampled tokens against the exact distribution: `n` draws with the right
+    rule, then `control_counts` with the `wrong` one."""
     exact = exact_two_token_dist(model, ids, Sampling(do_sample=True, **kw))
     pv = {'right': chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))}
-    with wrong_rule(wrong):
-        pv['wrong'] = chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw),
-                                             exact))
-    print(f"{label or 'sampling'}: p = {pv['right']:.3g} (right "
-          f"rule), {pv['wrong']:.3g} (wrong rule: {wrong})")
+    c = control_counts(model, ids, make_proposer, n, exact, wrong, seed, alpha, **kw)
+    pv['wrong'], pv['wrong_draws'] = chi2_pvalue(*chi2_stat(c, exact)), int(c.sum())
+    print(f"{label or 'sampling'}: p = {pv['right']:.3g} (right rule, {n} draws), {pv['wrong']:.3g} "
+          f"(wrong rule: {wrong}, {pv['wrong_draws']} draws)")
     if pv['right'] <= alpha:
         raise AssertionError(f"{label}: the sampled distribution differs from the target's: {pv}")
     if pv['wrong'] >= alpha:
         raise AssertionError(f"{label}: the negative control ({wrong}) was not caught: {pv}")
     return pv
+
