@@ -10,7 +10,8 @@ import torch
 from .core import Sampling, verify
 from .models import (tiny_llama, tiny_qwen2, tiny_gpt2, tiny_gemma3, truncated_model, smollm2_gguf_path,
                                _dtype, vocab_size)
-from .engine import generate, forward_times
+from .engine import generate
+from .measure import forward_times
 from .testing import greedy_reference, exact_two_token_dist, sampling_check
 from .medusa import MedusaHeads
 from .selfspec import ExitAdapter

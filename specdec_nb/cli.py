@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
     b.add_argument('--repeats', type=int, default=1)
+    b.add_argument('--batch-size', type=int, default=None,
+                   help="decode the prompts in batches of N (hf-vanilla: transformers' batched generate; "
+                        "ours: one proposer per row): throughput and per-request latency")
     b.add_argument('--json', default=None)
     b.add_argument('--plot', default=None)
     b.add_argument('--no-progress', action='store_true')
@@ -130,6 +133,7 @@ _RULES = (('max_new_tokens', lambda v: v > 0, 'positive'),
           ('top_p', lambda v: 0 < v <= 1, 'in (0, 1]'), ('k', lambda v: v >= 1, '>= 1'),
           ('draft_layers', lambda v: v >= 1, '>= 1'), ('threads', lambda v: v is None or v >= 1, '>= 1'),
           ('limit', lambda v: v is None or v > 0, 'positive'), ('repeats', lambda v: v >= 1, '>= 1'),
+          ('batch_size', lambda v: v is None or v >= 1, 'positive'),
           ('dtype', lambda v: v in _DTYPES, 'fp32, bf16 or fp16'))
 
 def check_numbers(a):
@@ -158,12 +162,13 @@ def _check_method(a):
 def check_args(a):
     """Every check that needs no model, before any model loads;
     records in `a` how to load the models (`model_kw`, `draft_kw`)."""
-    from specdec_nb.bench import BenchError, check_methods, split_methods
+    from specdec_nb.bench import BenchError, check_methods, split_methods, _check_batch
     from specdec_nb.models import check_model_source
     check_numbers(a)
     check_device(a.device)
     if a.cmd == 'bench':
         check_methods(split_methods(a.methods))
+        _check_batch(a.batch_size, a.repeats)
     elif a.cmd in ('generate', 'demo'):
         check_methods([a.method])
         _check_method(a)
@@ -205,12 +210,14 @@ def _setup(a):
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
-    from specdec_nb.bench import run_bench, split_methods
+    from specdec_nb.bench import run_bench, split_methods, batch_lines
     from specdec_nb.report import format_table, plot_result
     setup = _setup(a)
     res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json,
-                    progress=not a.no_progress)
+                    progress=not a.no_progress, batch_size=a.batch_size)
     print(format_table(res))
+    if a.batch_size:
+        print('\n' + '\n'.join(batch_lines(res)))
     if a.plot:
         plot_result(res, a.plot)
         print(f'figure: {a.plot}')

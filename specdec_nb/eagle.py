@@ -12,7 +12,8 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths, sub_draft
-from .engine import Proposer, Request, Feedback, next_length, cost_curve
+from .engine import Proposer, Request, Feedback, next_length
+from .measure import cost_curve
 from .target import Target, tree_mask, _cache_kw
 from .kernels import RowsHead
 from .models import decoder, vocab_size

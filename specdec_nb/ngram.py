@@ -9,7 +9,8 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, draft_depths
-from .engine import Proposer, Request, Feedback, cost_curve, cost_context, next_length
+from .engine import Proposer, Request, Feedback, next_length
+from .measure import cost_curve, cost_context
 
 # %% auto #0
 __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',

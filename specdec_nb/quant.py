@@ -9,8 +9,9 @@ import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits
-from .engine import Proposer, Request, Feedback, make_step, STEP_PAD, _ACTIVE, _stored, _store
-from .engine import model_fingerprint, machine_key
+from .engine import Proposer, Request, Feedback
+from .measure import make_step, STEP_PAD, _ACTIVE, _stored, _store
+from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile
 from .sizing import _cost

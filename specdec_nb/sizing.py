@@ -10,7 +10,8 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft
-from .engine import Proposer, cost_curve, cost_context
+from .engine import Proposer
+from .measure import cost_curve, cost_context
 
 # %% auto #0
 __all__ = ['CONFIDENCE_EDGES', 'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge', 'EdgeOdds']

@@ -209,7 +209,7 @@ def _generate(self: Playground, method: str, on_step):
 
 # %% ../nbs/11_widgets.ipynb #e0f1a2b2
 from fastcore.basics import patch
-from .engine import cost_curves
+from .measure import cost_curves
 
 # %% ../nbs/11_widgets.ipynb #e0f1a2b3
 @patch

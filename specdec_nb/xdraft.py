@@ -8,7 +8,8 @@ import torch
 from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
-from .engine import Proposer, Request, Feedback, next_length, kernel_plan
+from .engine import Proposer, Request, Feedback, next_length
+from .measure import kernel_plan
 from .target import _cache_kw, growing_cache, crop_cache
 from .draft import draft_logits
 
