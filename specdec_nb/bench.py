@@ -4,14 +4,14 @@
 
 # %% ../nbs/10_bench.ipynb #1388775e
 from __future__ import annotations
-import json, platform, re, resource, statistics, sys, time
+import json, re, resource, statistics, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import torch
-from .engine import generate, forward_times, machine_key, default_kernels, step_name
+from .engine import generate, forward_times, default_kernels, step_name
+from .measure import machine_info
 from .models import load_prompts, chat_ids, truncated_model
 from .core import verify
-from .batch import generate_batch, batch_refusal, token_costs, batch_cost
 from .registry import METHODS, Method, exit_layer
 from .training import load_draft, smollm2_draft_path
 from .medusa import load_medusa, smollm2_medusa_path
@@ -22,10 +22,9 @@ from .xdraft import xdraft_for
 from .trainer import head_path
 
 # %% auto #0
-__all__ = ['PEER_RUNS', 'KERNEL_FLAGS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec',
-           'variant', 'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'parse_cpuinfo',
-           'l3_mib', 'machine_info', 'BenchError', 'check_needs', 'check_methods', 'batches', 'run_bench',
-           'oracle_ceiling', 'batch_skip', 'batch_setup', 'hf_batch', 'ours_batch', 'run_batched', 'batch_lines']
+__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
+           'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
+           'check_methods', 'run_bench', 'oracle_ceiling']
 
 # %% ../nbs/10_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -323,47 +322,6 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     t1, tk = forward_times(setup.model, ctx, (1, setup.k + 1), reps, setup.kernels, setup.step)
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
-# %% ../nbs/10_bench.ipynb #66de8097
-KERNEL_FLAGS = ('avx2', 'avx512f', 'avx512_bf16', 'avx512_vnni', 'avx_vnni',                  # x86
-                'amx_bf16', 'amx_int8', 'amx_tile',
-                'asimd', 'asimddp', 'sve', 'sve2', 'bf16', 'i8mm')                             # ARM
-
-def parse_cpuinfo(text: str) -> dict:
-    """The first processor's model and its `KERNEL_FLAGS`, from the text of `/proc/cpuinfo`:
-    x86's `model name` and `flags`, ARM's `Features` (ARM names no model there: None)."""
-    fields = {}
-    for line in text.splitlines():
-        key, sep, value = line.partition(':')
-        if sep:
-            fields.setdefault(key.strip().lower(), value.strip())
-    have = set((fields.get('flags') or fields.get('features') or '').split())
-    return dict(cpu=fields.get('model name') or None, flags=[f for f in KERNEL_FLAGS if f in have])
-
-# %% ../nbs/10_bench.ipynb #34a73069
-def l3_mib(cache='/sys/devices/system/cpu/cpu0/cache') -> float | None:
-    "The first CPU's L3 cache in MiB, from `/sys` (None where it does not say)."
-    try:
-        size = next((d / 'size').read_text().strip() for d in sorted(Path(cache).glob('index*'))
-                    if (d / 'level').read_text().strip() == '3')
-        return int(size[:-1]) * {'K': 1 / 1024, 'M': 1, 'G': 1024}[size[-1].upper()]
-    except (OSError, StopIteration, ValueError, KeyError):
-        return None
-
-def machine_info(device='cpu', root='/') -> dict:
-    """The machine a run is measured on: CPU model, cores, torch threads, the ISA flags that decide
-    kernels, L3, GPU, torch, OS, and `02_engine`'s `machine_key`. `root` holds `proc/` and `sys/`;
-    what they do not tell is None."""
-    try:
-        cpu = parse_cpuinfo((Path(root) / 'proc/cpuinfo').read_text())
-    except OSError:
-        cpu = dict(cpu=None, flags=None)
-    dev = torch.device(device)
-    gpu = torch.cuda.get_device_name(dev if dev.type == 'cuda' else 0) if torch.cuda.is_available() else None
-    return dict(cpu=cpu['cpu'] or platform.processor() or None, cores=os.cpu_count(),
-                threads=torch.get_num_threads(), flags=cpu['flags'],
-                l3_mib=l3_mib(Path(root) / 'sys/devices/system/cpu/cpu0/cache'), gpu=gpu,
-                torch=torch.__version__, os=platform.platform() or None, key=machine_key(device))
-
 # %% ../nbs/10_bench.ipynb #a8487557
 class BenchError(ValueError):
     "A benchmark request that cannot run (the CLI turns it into exit code 2)."
@@ -449,33 +407,16 @@ def _warm_up(setup, how, methods, progress=False):
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
         _run_one(how[m][1], how[m][0], ids, future)
 
-# %% ../nbs/10_bench.ipynb #0d4c59ed
-def _check_batch(batch_size, repeats):
-    "A `--batch-size` the batched protocol can run: a positive count, one repeat."
-    if batch_size is None: return
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise BenchError(f"--batch-size must be a positive integer, got {batch_size!r}")
-    if repeats != 1: raise BenchError("--repeats with --batch-size is not supported: give one or the other")
-
-def batches(n: int, size: int) -> list[list[int]]:
-    "Prompt indices `0..n-1` in consecutive groups of `size` (the last may be smaller)."
-    return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
-
 # %% ../nbs/10_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,
-              json_path=None, progress: bool = True, timing: bool | None = None,
-              batch_size: int | None = None) -> dict:
+              json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
     """Run `methods` interleaved over the prompts; return (and write incrementally) the contract's
-    JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`;
-    `batch_size`: the prompts in batches of that many (`run_batched`)."""
+    JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`.
+    (`10b_bench_batch`'s `run_bench_batched` takes the prompts in batches.)"""
     from tqdm.auto import tqdm
     from specdec_nb.engine import cost_curves
-    _check_batch(batch_size, repeats)
     rows, how = _prepare(setup, methods, prompts, limit)
     methods = list(how)                           # an optional peer that cannot run here is left out
-    if batch_size is not None:
-        cfg = dict(_config(setup, methods, prompts, limit, repeats, len(rows)), batch_size=batch_size)
-        return run_batched(setup, rows, how, batch_size, dict(config=cfg), json_path, progress)
     timing = 'oracle' in methods if timing is None else timing
     curve = None
     if any(method_spec(m)[0] not in ('vanilla', 'oracle') and not METHODS[method_spec(m)[0]].peer
@@ -547,139 +488,3 @@ def oracle_ceiling(records: list[dict], k: int, summary: dict) -> dict | None:
     per = {g: _vs_ceiling(_ceiling([r for r in recs if r['group'] == g], k), m.get('per_category', {}).get(g))
            for g in dict.fromkeys(r['group'] for r in recs)}
     return dict(_vs_ceiling(_ceiling(recs, k), m), per_category=per)
-
-# %% ../nbs/10_bench.ipynb #5555442a
-def batch_skip(setup: BenchSetup, m: Method) -> str | None:
-    "Why method `m` cannot decode a batch (None: it can)."
-    if m.peer and m.name != 'hf-vanilla': return "of transformers' methods only hf-vanilla runs batched"
-    if m.peer: return None
-    if m.verify: return "it verifies by its own (lossy) rule; a batch verifies with core.verify"
-    p = m.build(setup, [])
-    return None if p is None else batch_refusal(p)
-
-def batch_setup(setup: BenchSetup, m: Method) -> BenchSetup:
-    "`setup`, or its cold variant (`grow=false`) where two builds of `m` share one proposer."
-    if m.peer: return setup
-    a = m.build(setup, [])
-    return setup if a is None or m.build(setup, []) is not a else variant(setup, dict(grow=False))
-
-# %% ../nbs/10_bench.ipynb #36ef6212
-def _samp(setup) -> dict:
-    "transformers' sampling request for `setup`."
-    if not setup.do_sample: return dict(do_sample=False)
-    return dict(do_sample=True, temperature=setup.temperature, top_k=0, top_p=setup.top_p)
-
-def _upto_eos(toks: list[int], eos: set) -> list[int]:
-    "A batched row's new tokens to its first EOS, inclusive (transformers pads finished rows)."
-    hit = next((j for j, t in enumerate(toks) if t in eos), None)
-    return toks if hit is None else toks[:hit + 1]
-
-def hf_batch(setup: BenchSetup, ids: list) -> tuple[list, list, list]:
-    """transformers' batched `generate` over `ids` (each `(1, T_i)`), left-padded with an attention mask:
-    each row's new tokens, its latency (the call's: the rows come back together) and counts."""
-    eos = setup.model.generation_config.eos_token_id
-    pad, L = eos if isinstance(eos, int) else (eos or [0])[0], max(x.shape[1] for x in ids)
-    x = torch.cat([torch.nn.functional.pad(i, (L - i.shape[1], 0), value=pad) for i in ids])
-    mask = torch.cat([torch.nn.functional.pad(torch.ones_like(i), (L - i.shape[1], 0)) for i in ids])
-    torch.manual_seed(setup.seed)
-    t = time.perf_counter()
-    with _quiet_generate():
-        out = setup.model.generate(x, attention_mask=mask, max_new_tokens=setup.max_new_tokens,
-                                   pad_token_id=pad, **_samp(setup))
-    secs, ends = time.perf_counter() - t, {eos} if isinstance(eos, int) else set(eos or ())
-    toks = [_upto_eos(o[L:].tolist(), ends) for o in out]
-    return toks, [secs] * len(toks), [dict(forwards=len(t)) for t in toks]
-
-# %% ../nbs/10_bench.ipynb #7eb7e839
-def ours_batch(setup: BenchSetup, m: Method, ids: list, futures: list) -> tuple[list, list, list]:
-    """Our `generate_batch` over `ids`, one fresh proposer per row from `m`: each row's new tokens,
-    its latency (seconds until it finished) and counts (forwards it took part in, draft tokens)."""
-    ps = [m.build(setup, f) for f in futures]
-    g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
-    cost = setup.params.get('batch_cost', 'measured')
-    o = generate_batch(setup.model, [i[0] for i in ids], None if all(p is None for p in ps) else ps,
-                       max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
-                       temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g,
-                       kernels=setup.kernels, cost=None if cost == 'none' else cost)
-    toks = [s[i.shape[1]:].tolist() for s, i in zip(o.sequences, ids)]
-    counts = [dict(forwards=r.steps, accepted=sum(r.accepted), drafted=sum(r.drafted)) for r in o.rows]
-    return toks, [r.seconds for r in o.rows], counts
-
-# %% ../nbs/10_bench.ipynb #65f18964
-def _batch_records(setup, name: str, m: Method, rows: list, idx: list, futures: list, refs: list) -> list:
-    "Run method `m` on one batch of prompt `rows` (indices `idx`): a record per row."
-    t = time.perf_counter()
-    try:
-        run = hf_batch(setup, [r['ids'] for r in rows]) if m.peer else \
-            ours_batch(setup, m, [r['ids'] for r in rows], futures)
-    except Exception as e:
-        n, why = len(rows), dict(forwards=None, error=f'{type(e).__name__}: {e}')
-        run = [[]] * n, [0.0] * n, [why] * n
-    secs = (time.perf_counter() - t) / len(rows)
-    return [dict(dict(error=None, **c), prompt=i, method=name, group=r['group'], question_id=r['question_id'],
-                 prompt_tokens=r['ids'].shape[1], tokens=tk, new_tokens=len(tk), latency_s=lat,
-                 seconds=0.0 if c.get('error') else secs, exact_alone=None if ref is None else tk == ref)
-            for i, r, tk, lat, c, ref in zip(idx, rows, *run, refs)]
-
-# %% ../nbs/10_bench.ipynb #e3deea1f
-def _batch_methods(setup, how: dict) -> dict:
-    "The methods of `how` that take a batch, each with its setup (cold where it must be); one line per other."
-    out = {}
-    for name, (m, s) in how.items():
-        why = batch_skip(s, m)
-        if why:
-            print(f'specdec bench: skipping {name} in a batch: {why}', file=sys.stderr)
-            continue
-        out[name] = (m, batch_setup(s, m))
-        if out[name][1] is not s:
-            print(f'specdec bench: {name} runs cold in a batch (grow=false): a warm proposer learns '
-                  f'across requests as one object, and a batch needs one per row', file=sys.stderr)
-    return out
-
-def _alone(setup, rows, progress=False) -> list:
-    "Each prompt's greedy output alone (transformers' `generate`, untimed): what its batched rows must equal."
-    from tqdm.auto import tqdm
-    if setup.do_sample: return [None] * len(rows)
-    return [run_hf(setup, r['ids'])[0] for r in tqdm(rows, desc='single-request references', file=sys.stderr,
-                                                       disable=not progress)]
-
-# %% ../nbs/10_bench.ipynb #6ad10e36
-def run_batched(setup: BenchSetup, rows: list, how: dict, size: int, result: dict, json_path=None,
-                progress: bool = True) -> dict:
-    """The batched protocol over prepared prompt `rows`: per batch of `size`, every method in turn (after a
-    warm-up batch of `WARM_UP_PROMPT`, unrecorded); the contract's JSON with throughput and latency."""
-    from dataclasses import replace
-    from tqdm.auto import tqdm
-    from specdec_nb.engine import cost_curves
-    how = _batch_methods(setup, how)
-    if not how: raise BenchError("no method given can decode a batch")
-    result['config']['methods'] = list(how)
-    if any(not m.peer and m.name not in ('vanilla', 'oracle') for m, _ in how.values()):
-        cost_curves(setup.model, kernels=setup.kernels, step='off')   # the drafters' own curves: untimed
-        tc = token_costs(setup.model, 12 * size, kernels=setup.kernels)   # the batch's: what the cap reads
-        result['config']['batch_cost'] = [round(c, 3) for c in batch_cost(tc, size, 8)]
-    refs, futures = _alone(setup, rows, progress), _futures(setup, rows, list(how), progress)
-    warm = [dict(ids=chat_ids(setup.tok, WARM_UP_PROMPT).to(setup.model.device), group='', question_id=None)]
-    for name, (m, s) in how.items():
-        _batch_records(replace(s, max_new_tokens=min(16, s.max_new_tokens)), name, m, warm * size, [0] * size,
-                       [[]] * size, [None] * size)
-    records = []
-    for idx in tqdm(batches(len(rows), size), desc=f'bench, batches of {size}', disable=not progress,
-                    file=sys.stderr):
-        for name, (m, s) in how.items():
-            records += _batch_records(s, name, m, [rows[i] for i in idx], idx, [futures[i] for i in idx],
-                                      [refs[i] for i in idx])
-        _write(result, records, setup, json_path)
-    return _write(result, records, setup, json_path)
-
-# %% ../nbs/10_bench.ipynb #f2f84de8
-def batch_lines(result: dict) -> list[str]:
-    "A batched run's throughput and latency, a line per method (none for an unbatched run)."
-    size = result.get('config', {}).get('batch_size')
-    if not size: return []
-    f = lambda v, p='{:.2f}': '-' if v is None else p.format(v)
-    head = (f"batches of {size}: {'method':16} {'tok/s':>8} {'vs hf':>6} {'latency s':>9} {'tau':>5} "
-            f"{'exact':>5}")
-    return [head] + [f"{'':15}{m:16} {f(r['tokens_per_s'], '{:.1f}'):>8} {f(r['speedup']):>6} "
-                     f"{f(r.get('latency_s')):>9} {f(r['tau']):>5} {f(r['exact']):>5}"
-                     for m, r in result['methods'].items()]

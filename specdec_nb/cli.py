@@ -162,7 +162,8 @@ def _check_method(a):
 def check_args(a):
     """Every check that needs no model, before any model loads;
     records in `a` how to load the models (`model_kw`, `draft_kw`)."""
-    from specdec_nb.bench import BenchError, check_methods, split_methods, _check_batch
+    from specdec_nb.bench import BenchError, check_methods, split_methods
+    from specdec_nb.bench_batch import _check_batch
     from specdec_nb.models import check_model_source
     check_numbers(a)
     check_device(a.device)
@@ -210,11 +211,15 @@ def _setup(a):
 # %% ../nbs/12_cli.ipynb #929b630e
 def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
-    from specdec_nb.bench import run_bench, split_methods, batch_lines
+    from specdec_nb.bench import run_bench, split_methods
+    from specdec_nb.bench_batch import run_bench_batched, batch_lines
     from specdec_nb.report import format_table, plot_result
     setup = _setup(a)
-    res = run_bench(setup, split_methods(a.methods), a.prompts, a.limit, a.repeats, a.json,
-                    progress=not a.no_progress, batch_size=a.batch_size)
+    methods = split_methods(a.methods)
+    if a.batch_size:
+        res = run_bench_batched(setup, methods, a.prompts, a.limit, a.batch_size, a.json, not a.no_progress)
+    else:
+        res = run_bench(setup, methods, a.prompts, a.limit, a.repeats, a.json, progress=not a.no_progress)
     print(format_table(res))
     if a.batch_size:
         print('\n' + '\n'.join(batch_lines(res)))

@@ -15,10 +15,10 @@ from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
 
 # %% auto #0
-__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'forward_times',
-           'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
-           'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context',
-           'cost_curves']
+__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS',
+           'forward_times', 'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint',
+           'machine_key', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan',
+           'cost_context', 'cost_curves', 'parse_cpuinfo', 'l3_mib', 'machine_info']
 
 # %% ../nbs/01f_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -257,3 +257,44 @@ def cost_curves(model, k: int = 24, kernels: str | None = None, reps: int = 5,
     """`cost_curve` at each of `COST_CONTEXTS` (measured where not kept yet): `{context: curve}`, up to the
     largest draft a registry drafter sends (`eagle-tree`'s 24 nodes), so that none is measured while timed."""
     return {c: cost_curve(model, k, context=c, kernels=kernels, reps=reps, step=step) for c in COST_CONTEXTS}
+
+# %% ../nbs/01f_measure.ipynb #66de8097
+KERNEL_FLAGS = ('avx2', 'avx512f', 'avx512_bf16', 'avx512_vnni', 'avx_vnni',                  # x86
+                'amx_bf16', 'amx_int8', 'amx_tile',
+                'asimd', 'asimddp', 'sve', 'sve2', 'bf16', 'i8mm')                             # ARM
+
+def parse_cpuinfo(text: str) -> dict:
+    """The first processor's model and its `KERNEL_FLAGS`, from the text of `/proc/cpuinfo`:
+    x86's `model name` and `flags`, ARM's `Features` (ARM names no model there: None)."""
+    fields = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(':')
+        if sep:
+            fields.setdefault(key.strip().lower(), value.strip())
+    have = set((fields.get('flags') or fields.get('features') or '').split())
+    return dict(cpu=fields.get('model name') or None, flags=[f for f in KERNEL_FLAGS if f in have])
+
+# %% ../nbs/01f_measure.ipynb #34a73069
+def l3_mib(cache='/sys/devices/system/cpu/cpu0/cache') -> float | None:
+    "The first CPU's L3 cache in MiB, from `/sys` (None where it does not say)."
+    try:
+        size = next((d / 'size').read_text().strip() for d in sorted(Path(cache).glob('index*'))
+                    if (d / 'level').read_text().strip() == '3')
+        return int(size[:-1]) * {'K': 1 / 1024, 'M': 1, 'G': 1024}[size[-1].upper()]
+    except (OSError, StopIteration, ValueError, KeyError):
+        return None
+
+def machine_info(device='cpu', root='/') -> dict:
+    """The machine a run is measured on: CPU model, cores, torch threads, the ISA flags that decide
+    kernels, L3, GPU, torch, OS, and `machine_key` above. `root` holds `proc/` and `sys/`;
+    what they do not tell is None."""
+    try:
+        cpu = parse_cpuinfo((Path(root) / 'proc/cpuinfo').read_text())
+    except OSError:
+        cpu = dict(cpu=None, flags=None)
+    dev = torch.device(device)
+    gpu = torch.cuda.get_device_name(dev if dev.type == 'cuda' else 0) if torch.cuda.is_available() else None
+    return dict(cpu=cpu['cpu'] or platform.processor() or None, cores=os.cpu_count(),
+                threads=torch.get_num_threads(), flags=cpu['flags'],
+                l3_mib=l3_mib(Path(root) / 'sys/devices/system/cpu/cpu0/cache'), gpu=gpu,
+                torch=torch.__version__, os=platform.platform() or None, key=machine_key(device))

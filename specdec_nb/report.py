@@ -15,7 +15,7 @@ __all__ = ['machine_name', 'format_table', 'plot_result', 'plot_phases', 'restri
 # %% ../nbs/10a_report.ipynb #4c5dcaf4
 def machine_name(config: dict) -> str:
     """The machine a run was measured on, in one line, from its `config`: `config.machine`
-    (`10_bench`'s `machine_info`), else, in runs made before it, what the config has."""
+    (`01f_measure`'s `machine_info`), else, in runs made before it, what the config has."""
     m = config.get('machine')
     if isinstance(m, str): return m                                          # a machine named in one string
     if not m:

@@ -52,11 +52,28 @@ class _Refs(HTMLParser):
 
 def _refs(f: Path): p = _Refs(); p.feed(f.read_text(encoding='utf-8')); return p.refs
 
-def _chromium(*args, timeout=60):
+def _chromium_exe() -> str:
     exe = shutil.which('chromium') or shutil.which('chromium-browser')
     assert exe, 'headless Chromium is missing: `make chromium` (apt-get install -y chromium)'
-    return subprocess.run([exe, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', *args],
-                          capture_output=True, text=True, timeout=timeout, check=True)
+    return exe
+
+_TYPESET = "() => window.MathJax?.startup?.promise ? MathJax.startup.promise.then(() => true) : true"
+
+def render(pages, shots: dict = {}) -> dict:
+    """Each page as Chromium shows it once MathJax has typeset it: {name: DOM}. One browser for every page (a
+    Chromium launch per page cost ~2 s each); `shots` maps a page's name to a PNG path to screenshot it to."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=_chromium_exe(), args=['--no-sandbox', '--disable-gpu'])
+        try:
+            page, doms = browser.new_page(viewport=dict(width=1200, height=900)), {}
+            for f in pages:
+                page.goto(f.as_uri(), wait_until='load', timeout=60_000)
+                page.evaluate(_TYPESET)
+                doms[f.name] = page.content()
+                if f.name in shots: page.screenshot(path=str(shots[f.name]))
+        finally: browser.close()
+    return doms
 
 def _make_docs() -> str:
     "`make docs`; returns '' on success, else the end of its output."
@@ -107,12 +124,11 @@ def test_benchmark_figure(site):
 def test_renders_in_chromium(site, tmp_path):
     from PIL import Image, ImageStat
     shot = tmp_path / 'home.png'
-    _chromium('--window-size=1200,900', '--virtual-time-budget=5000', f'--screenshot={shot}', (site / 'index.html').as_uri())
+    doms = render([site / 'index.html', site / 'core.html'], {'index.html': shot})
     im = Image.open(shot).convert('L')
     assert im.size == (1200, 900) and ImageStat.Stat(im).stddev[0] > 10, 'blank screenshot'
-    dom = _chromium('--virtual-time-budget=10000', '--dump-dom', (site / 'core.html').as_uri()).stdout
-    assert dom.count('<mjx-container') >= 5, 'MathJax did not render the math'
-    assert '<mjx-merror' not in dom                                            # no TeX errors
+    assert doms['core.html'].count('<mjx-container') >= 5, 'MathJax did not render the math'
+    assert '<mjx-merror' not in doms['core.html']                              # no TeX errors
 
 # --- what a reader sees: the rendered pages, checked for the class of problem, not the instance ----------------
 
@@ -189,11 +205,9 @@ def test_page_problems_catch_the_class():
     assert 'cut short' in page_problems('<pre>method   summarizati\nx 1</pre>', {'summarization'})[0]
     assert 'cut short' in page_problems('<table><tr><th>math_reaso</th></tr></table><p>math_reasoning</p>')[0]
 
-def _dom(page: Path) -> str: return _chromium('--virtual-time-budget=10000', '--dump-dom', page.as_uri()).stdout
-
 def test_every_page_clean_in_chromium(site):
     "Every page as Chromium shows it, after MathJax: no untypeset or broken math, no API entry without a docstring, no cut-off header."
-    doms = {f.name: _dom(f) for f in sorted(site.glob('*.html')) if f.stem not in ('genindex', 'search')}
+    doms = render([f for f in sorted(site.glob('*.html')) if f.stem not in ('genindex', 'search')])
     vocab = set()
     for d in doms.values(): page = _Page(); page.feed(d); vocab |= page.words()
     bad = {name: pr for name, d in doms.items() if (pr := page_problems(d, vocab))}
