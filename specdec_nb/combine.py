@@ -8,7 +8,7 @@ from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
 from .engine import Proposer
-from .sizing import _cost, sized_draft, merge
+from .sizing import _cost, sized_draft, merge, cost_param
 from .suffix import SuffixProposer, SuffixCorpus, corpus_for
 from .recycle import RecycleProposer, CandidateTable
 
@@ -92,9 +92,7 @@ def bench_proposer(setup, name: str, owner: str | None = None) -> Proposer:
     else:
         cp = corpus_for(setup.model, setup.tok, params.get('corpus'))[0]
     table = CandidateTable.from_corpus(cp) if len(cp) else None
-    cost = params.get('cost')
-    if isinstance(cost, str):   # from the CLI: '1,1.1,1.3'
-        cost = [float(x) for x in cost.split(',')]
+    cost = cost_param(params)                                  # from the CLI: '1,1.1,1.3'
     kw = dict(max_nodes=params.get('max_nodes', 10), floor=params.get('floor', 0.02), cost=cost)
     suffix, recycle = lambda: SuffixProposer(cp, grow=warm, **kw), lambda: RecycleProposer(table=table, **kw)
     make = {'suffix': suffix, 'recycle': recycle,

@@ -18,6 +18,7 @@ from .eagle import EagleProposer, EagleTreeProposer
 from .quant import QuantProposer
 from .xdraft import XDraftProposer
 from .compiled import lean_unsupported
+from .sizing import cost_param
 
 # %% auto #0
 __all__ = ['METHODS', 'EAGLE_DEPTH', 'Method', 'register', 'register_peer', 'given', 'exit_layer', 'methods_markdown',
@@ -81,8 +82,7 @@ register('oracle', 'drafts the true continuation, k tokens a step: the ceiling o
 # %% ../nbs/09b_registry.ipynb #cfa6abf5
 def _cost_param(setup) -> list[float] | None:
     "`--param cost=1,1.1,...`: a fixed cost curve T(n)/T(1) instead of the measured one."
-    cost = setup.params.get('cost')
-    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
+    return cost_param(setup.params)
 
 def _draft_vocab(setup):
     "The draft's reduced vocabulary when it ships one (`--param draft_vocab=full` turns it off)."

@@ -14,7 +14,8 @@ from .engine import Proposer
 from .measure import cost_curve, cost_context
 
 # %% auto #0
-__all__ = ['CONFIDENCE_EDGES', 'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge', 'EdgeOdds']
+__all__ = ['CONFIDENCE_EDGES', 'cost_param', 'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge',
+           'EdgeOdds']
 
 # %% ../nbs/02b_sizing.ipynb #6cb0d893
 def _cost(model, k: int, cost=None, context: int = 0) -> list[float]:
@@ -25,6 +26,12 @@ def _cost(model, k: int, cost=None, context: int = 0) -> list[float]:
         raise ValueError(f"cost must hold max_nodes+1 = {k + 1} positive "
                          f"relative forward costs T(n)/T(1); got {c!r}")
     return [x / c[0] for x in c[:k + 1]]
+
+def cost_param(params: dict) -> list[float] | None:
+    """A run's `cost` parameter as numbers (`--param cost=1,1.1,...`: a fixed curve
+    T(n)/T(1) instead of the measured one)."""
+    cost = params.get('cost')
+    return [float(x) for x in cost.split(',')] if isinstance(cost, str) else cost
 
 def _check_counts(**kw):
     for name, v in kw.items():
