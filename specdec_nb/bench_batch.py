@@ -9,11 +9,13 @@ import torch
 from .models import chat_ids
 from .batch import generate_batch, batch_refusal, token_costs, batch_cost
 from .registry import Method
+from .report import _name_machine
 from .bench import (BenchSetup, BenchError, WARM_UP_PROMPT, variant, run_hf, _prepare, _config,
                               _futures, _write, _quiet_generate)
 
 # %% auto #0
-__all__ = ['batches', 'run_bench_batched', 'batch_skip', 'batch_setup', 'hf_batch', 'ours_batch', 'run_batched', 'batch_lines']
+__all__ = ['batches', 'run_bench_batched', 'batch_skip', 'batch_setup', 'hf_batch', 'ours_batch', 'run_batched', 'batch_lines',
+           'plot_batch_sizes']
 
 # %% ../nbs/10b_bench_batch.ipynb #0d4c59ed
 def _check_batch(batch_size, repeats):
@@ -172,3 +174,25 @@ def batch_lines(result: dict) -> list[str]:
     return [head] + [f"{'':15}{m:16} {f(r['tokens_per_s'], '{:.1f}'):>8} {f(r['speedup']):>6} "
                      f"{f(r.get('latency_s')):>9} {f(r['tau']):>5} {f(r['exact']):>5}"
                      for m, r in result['methods'].items()]
+
+# %% ../nbs/10b_bench_batch.ipynb #8c8104cd
+def plot_batch_sizes(runs: list[dict], path=None):
+    "Throughput (left) and mean latency per request (right) against batch size, a line per method."
+    import matplotlib.pyplot as plt
+    runs = sorted(runs, key=lambda r: r['config']['batch_size'])
+    Bs = [r['config']['batch_size'] for r in runs]
+    names = dict.fromkeys(m for r in runs for m in r['methods'])
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    for name in names:
+        got = [(b, r['methods'][name]) for b, r in zip(Bs, runs) if name in r['methods']]
+        for ax, key in zip(axes, ('tokens_per_s', 'latency_s')):
+            ax.plot([b for b, _ in got], [m.get(key) for _, m in got], marker='o', label=name)
+    for ax, label in zip(axes, ('new tokens / s (all rows)', 'mean latency per request, s')):
+        ax.set(xlabel='batch size', ylabel=label, xscale='log', xticks=Bs, xticklabels=[str(b) for b in Bs])
+        ax.minorticks_off()
+    axes[0].legend(fontsize=7)
+    _name_machine(fig, [r['config'] for r in runs])
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=110)
+    return fig
