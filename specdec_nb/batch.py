@@ -13,12 +13,12 @@ from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .engine import Proposer, Request, Feedback, fit_draft, _eos_ids, _check_request
 from .engine import forward_times, default_kernels, kernel_plan, _ACTIVE
 from .kernels import planned
-from .target import growing_cache, additive_mask, crop_cache, _cache_kw, _context_len
+from .target import Target, growing_cache, additive_mask, crop_cache, _cache_kw, _context_len
 
 # %% auto #0
-__all__ = ['batch_refusal', 'row_proposers', 'BatchCache', 'draft_block', 'RowStats', 'grows', 'token_costs', 'batch_cost',
-           'row_alpha', 'first_nodes', 'cap_drafts', 'BatchOutput', 'generate_batch', 'check_batch_greedy',
-           'slot_kinds', 'plot_slots']
+__all__ = ['batch_refusal', 'row_proposers', 'hidden_layers', 'BatchCache', 'draft_block', 'RowStats', 'grows', 'token_costs',
+           'batch_cost', 'row_alpha', 'first_nodes', 'cap_drafts', 'BatchOutput', 'generate_batch',
+           'check_batch_greedy', 'slot_kinds', 'plot_slots']
 
 # %% ../nbs/14_batch.ipynb #132f2d85
 def _check_prompts(model, prompts, max_new_tokens) -> list[list[int]]:
@@ -35,10 +35,9 @@ def _check_prompts(model, prompts, max_new_tokens) -> list[list[int]]:
 # %% ../nbs/14_batch.ipynb #45f332f4
 def batch_refusal(p) -> str | None:
     "Why proposer `p` cannot draft for a row of a batch (None: it can)."
-    name = type(p).__name__
-    if 'hidden' in p.needs: return f"{name} needs the target's hidden states, which a batch does not keep"
-    members = [m for m in vars(p).values() if isinstance(m, Proposer)]
-    if type(p).make_target is not Proposer.make_target and not members:
+    name, members = type(p).__name__, [m for m in vars(p).values() if isinstance(m, Proposer)]
+    own = type(p).make_target is not Proposer.make_target and 'hidden' not in p.needs   # see hidden_layers
+    if own and not members:
         return f"{name} runs the target its own way (make_target), which a batch does not"
     return next((why for why in map(batch_refusal, members) if why), None)
 
@@ -53,12 +52,27 @@ def row_proposers(proposers, n: int) -> list:
     if why: raise ValueError(f"not in a batch yet: {why}")
     return ps
 
+def hidden_layers(ps, model):
+    """Which of the target's states the rows' proposers read, as `Target.hidden` (True: the top layer's; a
+    tuple: those layers' side by side), asked of their `make_target`; None when none reads any."""
+    wants = set()
+    for p in (p for p in ps if p is not None and 'hidden' in p.needs):
+        t = p.make_target(model)
+        if type(t) is not Target:
+            why = f"{type(p).__name__} runs the target its own way (make_target)"
+            raise ValueError(f"not in a batch yet: {why}")
+        wants.add(t.hidden)
+    if len(wants) > 1: raise ValueError(f"rows read different layers' states ({sorted(map(str, wants))})")
+    return next(iter(wants), None)
+
 # %% ../nbs/14_batch.ipynb #e06ad443
 class BatchCache:
     "A KV cache of B rows whose slots are not all theirs: `valid (B, S)` says which ones each row attends to."
-    def __init__(self, model):
+    def __init__(self, model, hidden=None):
         self.model, self.cache, self.kw = model, growing_cache(model.config), _cache_kw(model)
         self.valid = torch.zeros(0, 0, dtype=torch.bool)
+        # the states each forward keeps (`hidden_layers`): `last_hidden (B, q, H)`, or None
+        self.hidden, self.last_hidden = hidden, None
     @property
     def npos(self) -> torch.Tensor:
         "Each row's next position `(B,)`: how many valid slots it has."
@@ -68,7 +82,10 @@ class BatchCache:
         dev = self.model.device
         mask = additive_mask(allowed, self.model.dtype, dev)[0, 0][:, None]   # (B, 1, q, S+q)
         out = self.model(ids.to(dev), attention_mask=mask, position_ids=pos.to(dev), use_cache=True,
-                         **{self.kw: self.cache}, **kw)
+                         output_hidden_states=self.hidden is not None, **{self.kw: self.cache}, **kw)
+        if self.hidden is not None:
+            layers = (-1,) if self.hidden is True else self.hidden
+            self.last_hidden = torch.cat([out.hidden_states[j] for j in layers], -1)
         return out.logits
 
 # %% ../nbs/14_batch.ipynb #a04e8098
@@ -185,7 +202,7 @@ def _draft(row: _Row, most: int) -> Draft | None:
     if row.proposer is None or budget <= 0: return None
     return fit_draft(row.proposer.propose(row.tokens, budget), budget)
 
-def _emit(row: _Row, d, v: Verdict, logits, eos: set, most: int, t: float):
+def _emit(row: _Row, d, v: Verdict, logits, hidden, eos: set, most: int, t: float):
     "Append the row's verified tokens (to EOS or its budget), record the step, tell its proposer."
     out, st = v.tokens[:most - row.stats.new_tokens], row.stats
     hit = next((j for j, x in enumerate(out) if x in eos), None)
@@ -196,7 +213,9 @@ def _emit(row: _Row, d, v: Verdict, logits, eos: set, most: int, t: float):
     st.drafted.append(0 if d is None else d.n_verify)
     row.done, st.seconds = hit is not None or st.new_tokens >= most, t
     if row.proposer is not None:
-        row.proposer.update(Feedback(row.tokens, v, d, logits if 'logits' in row.proposer.needs else None))
+        needs = row.proposer.needs
+        row.proposer.update(Feedback(row.tokens, v, d, logits if 'logits' in needs else None,
+                                     hidden if 'hidden' in needs else None))
 
 # %% ../nbs/14_batch.ipynb #4df5be31
 _TOKEN_COSTS = weakref.WeakKeyDictionary()   # model -> {(context, kernels): t}
@@ -256,12 +275,13 @@ def cap_drafts(drafts: list, alphas: list[float], cost: list[float]) -> list:
 def _start(model, prompts, proposers, s: Sampling, generator, max_new_tokens) -> tuple[BatchCache, list]:
     "The checked rows, their prompts prefilled into a `BatchCache`, their proposers reset."
     toks = _check_prompts(model, prompts, max_new_tokens)
-    rows = [_Row(t, p) for t, p in zip(toks, row_proposers(proposers, len(toks)))]
-    bc = BatchCache(model)
+    ps = row_proposers(proposers, len(toks))
+    rows, bc = [_Row(t, p) for t, p in zip(toks, ps)], BatchCache(model, hidden_layers(ps, model))
     bc.prefill([r.tokens[:-1] for r in rows])
-    for r in rows:
+    for b, r in enumerate(rows):
         if r.proposer is not None:
-            r.proposer.reset(Request(model, list(r.tokens), s, generator, None))
+            h = bc.last_hidden[b, bc.valid[b]] if bc.last_hidden is not None and bc.valid[b].any() else None
+            r.proposer.reset(Request(model, list(r.tokens), s, generator, h))   # the row's prompt states
     return bc, rows
 
 def _step(bc: BatchCache, live: list, s: Sampling, generator, eos: set, most: int, t0: float,
@@ -273,9 +293,11 @@ def _step(bc: BatchCache, live: list, s: Sampling, generator, eos: set, most: in
     logits = bc.score([r.tokens[-1] for r in live], drafts)
     mine = [logits[b, :1 + (0 if d is None else len(d))] for b, d in enumerate(drafts)]
     verdicts = [verify(d, lg, s, generator) for d, lg in zip(drafts, mine)]
+    hs = [None if bc.last_hidden is None else bc.last_hidden[b, [0] + [1 + j for j in v.path]]
+          for b, v in enumerate(verdicts)]                 # each row's states at its root and accepted path
     bc.commit([v.path for v in verdicts], logits.shape[1])
-    for r, d, v, lg in zip(live, drafts, verdicts, mine):
-        _emit(r, d, v, lg, eos, most, time.perf_counter() - t0)
+    for r, d, v, lg, h in zip(live, drafts, verdicts, mine, hs):
+        _emit(r, d, v, lg, h, eos, most, time.perf_counter() - t0)
     keep = [b for b, r in enumerate(live) if not r.done]
     if keep and len(keep) < len(live):
         bc.select(keep)
