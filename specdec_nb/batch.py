@@ -36,7 +36,7 @@ def _check_prompts(model, prompts, max_new_tokens) -> list[list[int]]:
 def batch_refusal(p) -> str | None:
     "Why proposer `p` cannot draft for a row of a batch (None: it can)."
     name, members = type(p).__name__, [m for m in vars(p).values() if isinstance(m, Proposer)]
-    own = type(p).make_target is not Proposer.make_target and 'hidden' not in p.needs   # see hidden_layers
+    own = type(p).make_target is not Proposer.make_target and not p.needs & {'hidden', 'kv'}   # see below
     if own and not members:
         return f"{name} runs the target its own way (make_target), which a batch does not"
     return next((why for why in map(batch_refusal, members) if why), None)
@@ -174,6 +174,19 @@ def compact(self: BatchCache):
         layer.values = layer.values.gather(2, idx.expand(*layer.values.shape[:2], -1, layer.values.shape[-1]))
     self.valid = self.valid.gather(1, order)
 
+@patch
+def row_kv(self: BatchCache, b: int, slots) -> tuple:
+    "Row b's keys and values at cache `slots`, each `(layers, 1, Hkv, len(slots), d)` (as `StackedCache`)."
+    ls, slots = _layers(self.cache), torch.as_tensor(slots, dtype=torch.long)
+    if not ls:                                            # nothing cached yet: one-token prompts only
+        c = self.model.config
+        hd = getattr(c, 'head_dim', None) or c.hidden_size // c.num_attention_heads
+        empty = torch.zeros(c.num_hidden_layers, 1, c.num_key_value_heads, 0, hd, dtype=self.model.dtype)
+        return empty.to(self.model.device), empty.clone().to(self.model.device)
+    at = slots.to(ls[0].keys.device)
+    pick = lambda kind: torch.stack([getattr(l, kind)[b, :, at] for l in ls])[:, None]
+    return pick('keys'), pick('values')
+
 # %% ../nbs/14_batch.ipynb #64dce344
 @dataclass
 class RowStats:
@@ -202,8 +215,9 @@ def _draft(row: _Row, most: int) -> Draft | None:
     if row.proposer is None or budget <= 0: return None
     return fit_draft(row.proposer.propose(row.tokens, budget), budget)
 
-def _emit(row: _Row, d, v: Verdict, logits, hidden, eos: set, most: int, t: float):
-    "Append the row's verified tokens (to EOS or its budget), record the step, tell its proposer."
+def _emit(row: _Row, d, v: Verdict, outs: dict, eos: set, most: int, t: float):
+    """Append the row's verified tokens (to EOS or its budget), record the step, tell its proposer (with the
+    outputs `outs` it reads: `logits`, `hidden`, `kv`)."""
     out, st = v.tokens[:most - row.stats.new_tokens], row.stats
     hit = next((j for j, x in enumerate(out) if x in eos), None)
     out = out if hit is None else out[:hit + 1]
@@ -213,9 +227,8 @@ def _emit(row: _Row, d, v: Verdict, logits, hidden, eos: set, most: int, t: floa
     st.drafted.append(0 if d is None else d.n_verify)
     row.done, st.seconds = hit is not None or st.new_tokens >= most, t
     if row.proposer is not None:
-        needs = row.proposer.needs
-        row.proposer.update(Feedback(row.tokens, v, d, logits if 'logits' in needs else None,
-                                     hidden if 'hidden' in needs else None))
+        reads = {k: x for k, x in outs.items() if k in row.proposer.needs}
+        row.proposer.update(Feedback(row.tokens, v, d, **reads))
 
 # %% ../nbs/14_batch.ipynb #4df5be31
 _TOKEN_COSTS = weakref.WeakKeyDictionary()   # model -> {(context, kernels): t}
@@ -281,8 +294,16 @@ def _start(model, prompts, proposers, s: Sampling, generator, max_new_tokens) ->
     for b, r in enumerate(rows):
         if r.proposer is not None:
             h = bc.last_hidden[b, bc.valid[b]] if bc.last_hidden is not None and bc.valid[b].any() else None
-            r.proposer.reset(Request(model, list(r.tokens), s, generator, h))   # the row's prompt states
+            kv = bc.row_kv(b, bc.valid[b].nonzero()[:, 0]) if 'kv' in r.proposer.needs else None
+            r.proposer.reset(Request(model, list(r.tokens), s, generator, h, kv))   # the row's prompt's
     return bc, rows
+
+def _kept(bc: BatchCache, b: int, row: _Row, v: Verdict, logits) -> dict:
+    "What row b's proposer reads of this step: its logits, and its states and keys and values where it kept."
+    kept, needs = [0] + [1 + j for j in v.path], set() if row.proposer is None else row.proposer.needs
+    S = bc.valid.shape[1]                                     # the step's new slots start here
+    return dict(logits=logits, hidden=None if bc.last_hidden is None else bc.last_hidden[b, kept],
+                kv=bc.row_kv(b, [S + j for j in kept]) if 'kv' in needs else None)
 
 def _step(bc: BatchCache, live: list, s: Sampling, generator, eos: set, most: int, t0: float,
           compact: int, t: list | None = None) -> list:
@@ -293,11 +314,10 @@ def _step(bc: BatchCache, live: list, s: Sampling, generator, eos: set, most: in
     logits = bc.score([r.tokens[-1] for r in live], drafts)
     mine = [logits[b, :1 + (0 if d is None else len(d))] for b, d in enumerate(drafts)]
     verdicts = [verify(d, lg, s, generator) for d, lg in zip(drafts, mine)]
-    hs = [None if bc.last_hidden is None else bc.last_hidden[b, [0] + [1 + j for j in v.path]]
-          for b, v in enumerate(verdicts)]                 # each row's states at its root and accepted path
+    outs = [_kept(bc, b, r, v, lg) for b, (r, v, lg) in enumerate(zip(live, verdicts, mine))]
     bc.commit([v.path for v in verdicts], logits.shape[1])
-    for r, d, v, lg, h in zip(live, drafts, verdicts, mine, hs):
-        _emit(r, d, v, lg, h, eos, most, time.perf_counter() - t0)
+    for r, d, v, o in zip(live, drafts, verdicts, outs):
+        _emit(r, d, v, o, eos, most, time.perf_counter() - t0)
     keep = [b for b, r in enumerate(live) if not r.done]
     if keep and len(keep) < len(live):
         bc.select(keep)

@@ -112,6 +112,9 @@ class Request:
     generator: torch.Generator | None = None
     # (T-1, H): the prefill's top-layer states, when the proposer needs 'hidden'
     hidden: torch.Tensor | None = None
+    # (K, V), each (layers, 1, Hkv, T-1, d): the prompt's keys and values, when the proposer needs 'kv'
+    # (a batch's row: a drafter over the target's own cache keeps a copy of its row's, `14_batch`)
+    kv: tuple | None = None
     @property
     def device(self): return self.model.device
     @property
@@ -126,15 +129,16 @@ class Feedback:
     draft: Draft | None                  # what was scored (None: a plain step)
     logits: torch.Tensor | None = None   # (1+len(draft), V): this forward's logits at the root and every node
     hidden: torch.Tensor | None = None   # (1+accepted, H): top-layer states at the root and the accepted path
+    kv: tuple | None = None              # (K, V), each (layers, 1, Hkv, 1+accepted, d): those kept (batches)
 
 # %% ../nbs/02_engine.ipynb #2dbf8510
 class Proposer:
     "Base class of drafters: `propose` drafts; `reset` and `update` keep whatever state a drafter needs."
-    needs: frozenset = frozenset()       # what it reads from the target: a subset of {'logits', 'hidden'}
+    needs: frozenset = frozenset()       # what it reads from the target: of {'logits', 'hidden', 'kv'}
     def reset(self, req: Request):
-        """Start a request: the base keeps `req` (without the prompt's hidden states, which a proposer
-        that needs them takes in its own `reset`) and its sampling settings, generator and device."""
-        self.req, self.sampling = replace(req, hidden=None), req.sampling
+        """Start a request: the base keeps `req` (without the prompt's hidden states and keys and values,
+        which a proposer that needs them takes in its own `reset`), its sampling, generator and device."""
+        self.req, self.sampling = replace(req, hidden=None, kv=None), req.sampling
         self.generator, self.device = req.generator, req.device
     def propose(self, tokens: list[int], budget: int) -> Draft | None:
         "A draft of at most `budget` tokens deep after `tokens` (whose last one is the root), or None."

@@ -13,12 +13,12 @@ from .engine import Proposer, Request, Feedback
 from .measure import make_step, STEP_PAD, _ACTIVE, _stored, _store
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
-from .compiled import openvino_compile
+from .compiled import openvino_compile, StackedCache
 from .sizing import _cost
 
 # %% auto #0
 __all__ = ['QUANTS', 'parse_quant', 'quantize', 'dequantize', 'QuantForward', 'quant_step', 'QuantProposer', 'chain_rate',
-           'best_chain', 'logits_both', 'quant_table', 'best_quant']
+           'best_chain', 'RowCache', 'logits_both', 'quant_table', 'best_quant']
 
 # %% ../nbs/05b_quant.ipynb #b62870d4
 QUANTS = ('bf16', 'int8', 'int4:32', 'int4:64')
@@ -108,6 +108,7 @@ def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic
 class QuantProposer(Proposer):
     """Drafts a chain with the target's own weights in `quant` (`QUANTS`, or 'auto': the fastest measured
     here), over the target's KV cache; `k` the first length, then sized by the measured cost."""
+    needs = frozenset({'kv'})   # only a batch's rows are handed keys and values; alone it shares the target's
     def __init__(self, quant: str = 'auto', k: int = 4, max_k: int = 12, precision: str | None = None,
                  sized: bool = True):
         if quant != 'auto':
@@ -134,11 +135,26 @@ def best_chain(alpha: float, draft: float, cost, most: int) -> int:
     "The chain length in `[1, most]` with the highest `chain_rate`."
     return max(range(1, most + 1), key=lambda k: chain_rate(alpha, draft, cost, k))
 
+# %% ../nbs/05b_quant.ipynb #c167ce13
+class RowCache:
+    "A batch row's copy of the target's keys and values: the prompt's (`Request.kv`), grown by `Feedback.kv`."
+    pad = 1
+    def __init__(self, model, kv):
+        K, V = kv
+        self.model, self.times = model, dict(target_forward=0.0)
+        self.cache = StackedCache(K.shape[0], K.shape[2], K.shape[4], K.dtype, K.device)
+        self.cache.append(K, V)
+
 # %% ../nbs/05b_quant.ipynb #e4a773c4
 @patch
 def reset(self: QuantProposer, req: Request):
-    "Check that the engine runs the target this drafter made; build its draft step (once); start estimating."
+    """Check that the engine runs the target this drafter made (or a batch gave its row's keys and values);
+    build its draft step (once); start estimating."""
     super(QuantProposer, self).reset(req)
+    if req.kv is not None:                               # a row of a batch: a copy of its keys and values
+        why = lean_unsupported(req.model)
+        if why: raise ValueError(f'no quantized draft for this model ({why})')
+        self.target = RowCache(req.model, req.kv)
     if getattr(self, 'target', None) is None or self.target.model is not req.model:
         raise ValueError('QuantProposer needs the target it made (generate calls make_target)')
     quant = best_quant(req.model, self.sampling.greedy) if self.quant == 'auto' else self.quant
@@ -179,9 +195,12 @@ def _ema(old, new, w: float = 0.9): return new if old is None else w * old + (1 
 def update(self: QuantProposer, fb: Feedback):
     "Update the estimates from a step of its own draft (decaying: the text changes); size the next chain."
     d, v, t = fb.draft, fb.verdict, self.target
+    if fb.kv is not None:
+        t.cache.append(*fb.kv)                           # a row of a batch: the keys and values it kept
     forward, self._tf = t.times['target_forward'] - self._tf, t.times['target_forward']
     if d is None or d is not self.last or not self.sized: return     # a combiner may have sent another's
     self.hits, self.misses = 0.9 * self.hits + v.n_accepted, 0.9 * self.misses + (v.n_accepted < len(d))
+    if fb.kv is not None: return                         # a batch cuts its rows' chains (`cap_drafts`)
     self.t_draft = _ema(self.t_draft, self.t_last / len(d))
     self.t_target = _ema(self.t_target, forward / self.cost[min(len(d), len(self.cost) - 1)])
     alpha = self.hits / (self.hits + self.misses)
