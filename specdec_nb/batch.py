@@ -13,6 +13,8 @@ from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .engine import Proposer, Request, Feedback, fit_draft, _eos_ids, _check_request
 from .engine import forward_times, default_kernels, kernel_plan, _ACTIVE
 from .kernels import planned
+from .measure import step_name, make_step
+from .compiled import StackedCache
 from .target import Target, growing_cache, additive_mask, crop_cache, _cache_kw, _context_len
 
 # %% auto #0
@@ -66,10 +68,15 @@ def hidden_layers(ps, model):
     return next(iter(wants), None)
 
 # %% ../nbs/14_batch.ipynb #e06ad443
+def _layers(cache) -> list:
+    "The cache's layers that hold states."
+    return [l for l in cache.layers if getattr(l, 'keys', None) is not None and l.keys.numel()]
+
 class BatchCache:
     "A KV cache of B rows whose slots are not all theirs: `valid (B, S)` says which ones each row attends to."
-    def __init__(self, model, hidden=None):
+    def __init__(self, model, hidden=None, step=None):
         self.model, self.cache, self.kw = model, growing_cache(model.config), _cache_kw(model)
+        self.step = step          # a compiled step (`01e_compiled`): it runs every forward after the prefill
         self.valid = torch.zeros(0, 0, dtype=torch.bool)
         # the states each forward keeps (`hidden_layers`): `last_hidden (B, q, H)`, or None
         self.hidden, self.last_hidden = hidden, None
@@ -79,6 +86,7 @@ class BatchCache:
         return self.valid.sum(1)
     def run(self, ids, pos, allowed, **kw) -> torch.Tensor:
         "One forward of `ids` `(B, q)` at positions `pos`, query j of row b seeing the keys `allowed[b, j]`."
+        if isinstance(self.cache, StackedCache): return self.run_step(ids, pos, allowed)
         dev = self.model.device
         mask = additive_mask(allowed, self.model.dtype, dev)[0, 0][:, None]   # (B, 1, q, S+q)
         out = self.model(ids.to(dev), attention_mask=mask, position_ids=pos.to(dev), use_cache=True,
@@ -88,20 +96,45 @@ class BatchCache:
             self.last_hidden = torch.cat([out.hidden_states[j] for j in layers], -1)
         return out.logits
 
+# %% ../nbs/14_batch.ipynb #c86a2c96
+@patch
+def run_step(self: BatchCache, ids, pos, allowed) -> torch.Tensor:
+    "`run` through the compiled step over the `StackedCache`, which grows by the `q` new slots."
+    (B, q), S, dt, dev = ids.shape, self.cache.n, self.model.dtype, self.model.device
+    self.cache.reserve(S + q)
+    room, low = self.cache.room, torch.finfo(dt).min
+    add = lambda a: torch.zeros(a.shape, dtype=dt, device=dev).masked_fill(~a.to(dev), low)
+    mask = torch.full((B, 1, q, room + q), low, dtype=dt, device=dev)
+    mask[:, 0, :, :S], mask[:, 0, :, room:] = add(allowed[..., :S]), add(allowed[..., S:])
+    logits, top, k, v = self.step(ids.to(dev), pos.to(dev), mask, self.cache.K, self.cache.V,
+                                  torch.arange(B * q, device=dev))
+    self.cache.append(k, v)
+    if self.hidden is not None:
+        self.last_hidden = top.view(B, q, -1)
+    return logits.view(B, q, -1)
+
 # %% ../nbs/14_batch.ipynb #a04e8098
 @patch
 def prefill(self: BatchCache, rows: list[list[int]]):
-    "Left-pad `rows` into the cache: pads are invalid slots, and each row's positions start at 0."
+    """Left-pad `rows` into the cache: pads are invalid slots, and each row's positions start at 0 (through
+    transformers' forward, whose attention kernel suits a prompt; a `step` then takes the keys and values)."""
     B, P = len(rows), max(map(len, rows))
     ids, self.valid = torch.zeros(B, P, dtype=torch.long), torch.zeros(B, P, dtype=torch.bool)
     for i, r in enumerate(rows):
         if r:
             ids[i, P - len(r):] = torch.tensor(r)
             self.valid[i, P - len(r):] = True
-    if P == 0: return
-    pos = (self.valid.cumsum(1) - 1).clamp_min(0)
-    causal = torch.ones(P, P, dtype=torch.bool).tril()
-    self.run(ids, pos, self.valid[:, None, :] & causal | torch.eye(P, dtype=torch.bool), logits_to_keep=1)
+    if P:
+        pos = (self.valid.cumsum(1) - 1).clamp_min(0)
+        causal = torch.ones(P, P, dtype=torch.bool).tril()
+        self.run(ids, pos, self.valid[:, None, :] & causal | torch.eye(P, dtype=torch.bool), logits_to_keep=1)
+    if self.step is not None:                     # the steps run compiled: stack the prompt's keys and values
+        c, ls = self.model.config, _layers(self.cache)
+        hd = getattr(c, 'head_dim', None) or c.hidden_size // c.num_attention_heads
+        self.cache = StackedCache(c.num_hidden_layers, c.num_key_value_heads, hd, self.model.dtype,
+                                  self.model.device, rows=B)
+        if ls:
+            self.cache.append(torch.stack([l.keys for l in ls]), torch.stack([l.values for l in ls]))
 
 # %% ../nbs/14_batch.ipynb #c2330ac8
 def draft_block(d: Draft | None, q: int) -> torch.Tensor:
@@ -150,15 +183,13 @@ def crop(self: BatchCache):
         self.valid = self.valid[:, :last]
 
 # %% ../nbs/14_batch.ipynb #10255309
-def _layers(cache) -> list:
-    "The cache's layers that hold states."
-    return [l for l in cache.layers if getattr(l, 'keys', None) is not None and l.keys.numel()]
-
 @patch
 def select(self: BatchCache, keep: list[int]):
     "Keep only rows `keep` (finished rows leave the batch)."
-    idx = torch.tensor(keep, device=self.model.device)
-    for layer in _layers(self.cache):
+    idx, c = torch.tensor(keep, device=self.model.device), self.cache
+    if isinstance(c, StackedCache):
+        c.K, c.V = c.K.index_select(1, idx), c.V.index_select(1, idx)
+    for layer in [] if isinstance(c, StackedCache) else _layers(c):
         layer.keys, layer.values = layer.keys.index_select(0, idx), layer.values.index_select(0, idx)
     self.valid = self.valid[keep]
     self.crop()
@@ -168,7 +199,12 @@ def compact(self: BatchCache):
     "Gather each row's valid slots, in order, to the end of a cache as long as the fullest row needs."
     width = int(self.npos.max())
     order = torch.sort(self.valid.long(), dim=1, stable=True).indices[:, self.valid.shape[1] - width:]
-    for layer in _layers(self.cache):
+    c = self.cache
+    if isinstance(c, StackedCache):                       # all layers at once: slots are dim 3
+        L, _, H, _, d = c.K.shape
+        idx = order.to(c.K.device)[None, :, None, :, None].expand(L, -1, H, -1, d)
+        c.K, c.V, c.n = c.K[:, :, :, :c.n].gather(3, idx), c.V[:, :, :, :c.n].gather(3, idx), width
+    for layer in [] if isinstance(c, StackedCache) else _layers(c):
         idx = order.to(layer.keys.device)[:, None, :, None]
         layer.keys = layer.keys.gather(2, idx.expand(*layer.keys.shape[:2], -1, layer.keys.shape[-1]))
         layer.values = layer.values.gather(2, idx.expand(*layer.values.shape[:2], -1, layer.values.shape[-1]))
@@ -177,7 +213,10 @@ def compact(self: BatchCache):
 @patch
 def row_kv(self: BatchCache, b: int, slots) -> tuple:
     "Row b's keys and values at cache `slots`, each `(layers, 1, Hkv, len(slots), d)` (as `StackedCache`)."
-    ls, slots = _layers(self.cache), torch.as_tensor(slots, dtype=torch.long)
+    ls, slots, c = _layers(self.cache), torch.as_tensor(slots, dtype=torch.long), self.cache
+    if isinstance(c, StackedCache):
+        at = slots.to(c.K.device)
+        return c.K[:, b].index_select(2, at)[:, None], c.V[:, b].index_select(2, at)[:, None]
     if not ls:                                            # nothing cached yet: one-token prompts only
         c = self.model.config
         hd = getattr(c, 'head_dim', None) or c.hidden_size // c.num_attention_heads
@@ -231,28 +270,29 @@ def _emit(row: _Row, d, v: Verdict, outs: dict, eos: set, most: int, t: float):
         row.proposer.update(Feedback(row.tokens, v, d, **reads))
 
 # %% ../nbs/14_batch.ipynb #4df5be31
-_TOKEN_COSTS = weakref.WeakKeyDictionary()   # model -> {(context, kernels): t}
+_TOKEN_COSTS = weakref.WeakKeyDictionary()   # model -> {(context, kernels, step): t}
 
 def grows(ts: list[float], slack: float = 1.1) -> bool:
     "Whether forward times grow with the tokens (within `slack`), as a quiet machine's do: load makes a bump."
     return all(a <= slack * b for a, b in zip(ts, ts[1:]))
 
 def token_costs(model, most: int, context: int = 256, kernels: str | None = None,
-                reps: int = 3) -> list[float]:
+                reps: int = 3, step: str = 'off') -> list[float]:
     """`t[m-1] = T(m)/T(1)`, m = 1..`most` tokens in one forward after `context` cached ones, with the
-    `kernels` plan: timed at a few sizes by `engine.forward_times`, linear between, kept per model. Times
-    that do not grow with the tokens (`grows`) are taken again, and the faster of the two kept per size."""
+    `kernels` plan and the forward's `step` (`step_name`): timed at a few sizes by `engine.forward_times`,
+    linear between, kept per model. Times that do not grow with the tokens (`grows`) are taken again, and
+    the faster of the two kept per size."""
     kernels = default_kernels() if kernels is None else kernels
     context = max(1, min(context, (_context_len(model.config) or 10 ** 9) - most - 1))
     mem = _TOKEN_COSTS.setdefault(model, {})
-    if len(mem.get((context, kernels), ())) < most:
+    if len(mem.get((context, kernels, step), ())) < most:
         ns = sorted({n for n in (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192) if n < most} | {most})
-        ts = forward_times(model, context, ns, reps, kernels)
+        ts = forward_times(model, context, ns, reps, kernels, step)
         if not grows(ts):                                  # a busy moment: time again, keep the faster
-            ts = np.minimum(ts, forward_times(model, context, ns, reps, kernels)).tolist()
+            ts = np.minimum(ts, forward_times(model, context, ns, reps, kernels, step)).tolist()
         t = np.maximum.accumulate(np.interp(range(1, most + 1), ns, [x / ts[0] for x in ts]))
-        mem[context, kernels] = t.tolist()
-    return mem[context, kernels][:most]
+        mem[context, kernels, step] = t.tolist()
+    return mem[context, kernels, step][:most]
 
 def batch_cost(t: list[float], B: int, k: int) -> list[float]:
     "`c[K] = T(B(1+K))/T(B)`, K = 0..k (as far as the token curve `t` reaches): B rows, K draft tokens each."
@@ -285,11 +325,15 @@ def cap_drafts(drafts: list, alphas: list[float], cost: list[float]) -> list:
     return [first_nodes(d, K) for d in drafts]
 
 # %% ../nbs/14_batch.ipynb #55032809
-def _start(model, prompts, proposers, s: Sampling, generator, max_new_tokens) -> tuple[BatchCache, list]:
-    "The checked rows, their prompts prefilled into a `BatchCache`, their proposers reset."
+def _start(model, prompts, proposers, s: Sampling, generator, max_new_tokens,
+           step: str = 'off') -> tuple[BatchCache, list]:
+    """The checked rows, their prompts prefilled into a `BatchCache` (whose forwards run the `step`
+    unless a row reads states of layers other than the top one), their proposers reset."""
     toks = _check_prompts(model, prompts, max_new_tokens)
     ps = row_proposers(proposers, len(toks))
-    rows, bc = [_Row(t, p) for t, p in zip(toks, ps)], BatchCache(model, hidden_layers(ps, model))
+    hidden = hidden_layers(ps, model)
+    fn = None if step == 'off' or hidden not in (None, True) else make_step(model, step, batch=True)
+    rows, bc = [_Row(t, p) for t, p in zip(toks, ps)], BatchCache(model, hidden, fn)
     bc.prefill([r.tokens[:-1] for r in rows])
     for b, r in enumerate(rows):
         if r.proposer is not None:
@@ -344,10 +388,10 @@ class BatchOutput:
                 f"{self.seconds:.2f} s ({self.tokens_per_s:.1f} tokens/s), tau {self.tau:.2f}")
 
 # %% ../nbs/14_batch.ipynb #8940018b
-def _token_curve(model, cost, rows: int, kernels: str):
+def _token_curve(model, cost, rows: int, kernels: str, step: str = 'off'):
     "The token curve `generate_batch`'s `cost` asks for: None, measured here (`'measured'`), or given."
     if cost is None or cost == 'measured':
-        return None if cost is None else token_costs(model, 12 * rows, kernels=kernels)
+        return None if cost is None else token_costs(model, 12 * rows, kernels=kernels, step=step)
     if not len(cost) or not all(isinstance(x, (int, float)) and x > 0 for x in cost):
         raise ValueError(f"cost must be None, 'measured' or a token curve T(m)/T(1) of positive numbers; "
                          f"got {cost!r}")
@@ -356,26 +400,28 @@ def _token_curve(model, cost, rows: int, kernels: str):
 def generate_batch(model, prompts, proposers=None, *, max_new_tokens: int = 128, do_sample: bool = False,
                    temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, eos_token_id=None,
                    generator: torch.Generator | None = None, compact: int = 32, kernels: str | None = None,
-                   cost=None) -> BatchOutput:
+                   cost=None, compile=None) -> BatchOutput:
     """Up to `max_new_tokens` after each of `prompts` (token lists or tensors), all rows in one forward
     per step; `proposers`: None (plain), one per row, or a factory; `compact`: gather holes away past
     that many surplus slots; `kernels`: the products' plan, as `generate`'s; `cost`: cap the drafts by the
-    batch's cost (`cap_drafts`) from a token curve: None (no cap), `'measured'` (`token_costs`), or given."""
+    batch's cost (`cap_drafts`) from a token curve: None (no cap), `'measured'` (`token_costs`), or given;
+    `compile`: the forward's step, as `generate`'s (`step_name`), with the batch's rows in one call."""
     s = Sampling(do_sample, temperature, top_k, top_p)
     kernels = default_kernels() if kernels is None else kernels
     eos, plan = _eos_ids(model, eos_token_id), kernel_plan(model, kernels)
-    t = _token_curve(model, cost, len(prompts), kernels)
+    step = step_name(model, compile, kernels)
+    t = _token_curve(model, cost, len(prompts), kernels, step)
     with planned(model, plan), torch.inference_mode():
-        _ACTIVE[model] = kernels, 'off'                 # the drafters' own curves: with these products
+        _ACTIVE[model] = kernels, step                  # the drafters' own curves: these products, this step
         try:
-            return _run(model, prompts, proposers, s, generator, eos, max_new_tokens, compact, t)
+            return _run(model, prompts, proposers, s, generator, eos, max_new_tokens, compact, t, step)
         finally:
             _ACTIVE.pop(model, None)
 
-def _run(model, prompts, proposers, s, generator, eos, most, compact, t) -> BatchOutput:
+def _run(model, prompts, proposers, s, generator, eos, most, compact, t, step='off') -> BatchOutput:
     "The loop of `generate_batch`: prefill, then a step for the live rows until none is left."
     t0, forwards = time.perf_counter(), 0
-    bc, rows = _start(model, prompts, proposers, s, generator, most)
+    bc, rows = _start(model, prompts, proposers, s, generator, most, step)
     live = rows
     while live:
         live, forwards = _step(bc, live, s, generator, eos, most, t0, compact, t), forwards + 1

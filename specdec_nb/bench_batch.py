@@ -91,7 +91,7 @@ def ours_batch(setup: BenchSetup, m: Method, ids: list, futures: list) -> tuple[
     o = generate_batch(setup.model, [i[0] for i in ids], None if all(p is None for p in ps) else ps,
                        max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                        temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g,
-                       kernels=setup.kernels, cost=None if cost == 'none' else cost)
+                       kernels=setup.kernels, cost=None if cost == 'none' else cost, compile=setup.step)
     toks = [s[i.shape[1]:].tolist() for s, i in zip(o.sequences, ids)]
     counts = [dict(forwards=r.steps, accepted=sum(r.accepted), drafted=sum(r.drafted)) for r in o.rows]
     return toks, [r.seconds for r in o.rows], counts
@@ -146,8 +146,8 @@ def run_batched(setup: BenchSetup, rows: list, how: dict, size: int, result: dic
     if not how: raise BenchError("no method given can decode a batch")
     result['config']['methods'] = list(how)
     if any(not m.peer and m.name not in ('vanilla', 'oracle') for m, _ in how.values()):
-        cost_curves(setup.model, kernels=setup.kernels, step='off')   # the drafters' own curves: untimed
-        tc = token_costs(setup.model, 12 * size, kernels=setup.kernels)   # the batch's: what the cap reads
+        cost_curves(setup.model, kernels=setup.kernels, step=setup.step)   # the drafters' own curves: untimed
+        tc = token_costs(setup.model, 12 * size, kernels=setup.kernels, step=setup.step)   # the cap's curve
         result['config']['batch_cost'] = [round(c, 3) for c in batch_cost(tc, size, 8)]
     refs, futures = _alone(setup, rows, progress), _futures(setup, rows, list(how), progress)
     warm = [dict(ids=chat_ids(setup.tok, WARM_UP_PROMPT).to(setup.model.device), group='', question_id=None)]

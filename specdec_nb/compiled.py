@@ -59,20 +59,20 @@ def _rotate(x, cos, sin):
 @patch
 def attend(self: LeanForward, q, k, v, pk, pv, mask):
     "Attention of new rows `q` over the past `pk, pv` and the new `k, v`; query heads grouped per key head."
-    n, g, room = q.shape[2], self.H // self.Hkv, pk.shape[2]
-    qg = q.reshape(1, self.Hkv, g * n, self.hd) * self.hd ** -0.5
+    B, n, g, room = q.shape[0], q.shape[2], self.H // self.Hkv, pk.shape[2]
+    qg = q.reshape(B, self.Hkv, g * n, self.hd) * self.hd ** -0.5
     s = torch.cat([qg @ pk.transpose(-1, -2), qg @ k.transpose(-1, -2)], -1) + mask.repeat(1, 1, g, 1)
     p = s.softmax(-1)
     out = p[..., :room] @ pv + p[..., room:] @ v
-    return out.reshape(1, self.H, n, self.hd).transpose(1, 2).reshape(1, n, self.H * self.hd)
+    return out.reshape(B, self.H, n, self.hd).transpose(1, 2).reshape(B, n, self.H * self.hd)
 
 # %% ../nbs/01e_compiled.ipynb #9a9a6557
 @patch
 def layer(self: LeanForward, i, x, cos, sin, mask, pk, pv):
-    "Decoder layer `i` on `x` `(1, n, D)`: the new states and this layer's new keys and values."
-    L, n = self.layers[i], x.shape[1]
+    "Decoder layer `i` on `x` `(B, n, D)`: the new states and this layer's new keys and values."
+    L, (B, n) = self.layers[i], x.shape[:2]
     a, h = L.self_attn, self.rms(x, L.input_layernorm.weight)
-    split = lambda t, heads: t.view(1, n, heads, self.hd).transpose(1, 2)
+    split = lambda t, heads: t.view(B, n, heads, self.hd).transpose(1, 2)
     q = _rotate(split(self.dense(h, a.q_proj.weight, a.q_proj.bias), self.H), cos, sin)
     k = _rotate(split(self.dense(h, a.k_proj.weight, a.k_proj.bias), self.Hkv), cos, sin)
     v = split(self.dense(h, a.v_proj.weight, a.v_proj.bias), self.Hkv)
@@ -85,9 +85,9 @@ def layer(self: LeanForward, i, x, cos, sin, mask, pk, pv):
 # %% ../nbs/01e_compiled.ipynb #7ecb4387
 @patch
 def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
-    """`ids, pos` `(1, n)`; `mask` `(1, 1, n, room + n)` additive; `pk, pv` `(layers, 1, Hkv, room, d)`;
-    `rows` the positions that need logits. Returns logits `(len(rows), V)`, the top (normed) states `(n, D)`
-    and the new keys and values `(layers, 1, Hkv, n, d)`."""
+    """`ids, pos` `(B, n)`; `mask` `(B, 1, n, room + n)` additive; `pk, pv` `(layers, B, Hkv, room, d)`;
+    `rows` the positions (of the `B * n`, row by row) that need logits. Returns logits `(len(rows), V)`, the
+    top (normed) states `(B * n, D)` and the new keys and values `(layers, B, Hkv, n, d)`."""
     x, f = self.embed(ids), pos[..., None].float() * self.inv_freq
     ang = torch.cat([f, f], -1)[:, None]
     cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)
@@ -96,7 +96,7 @@ def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
         x, k, v = self.layer(i, x, cos, sin, mask, pk, pv)
         ks.append(k)
         vs.append(v)
-    top = self.rms(x, self.norm.weight)[0]
+    top = self.rms(x, self.norm.weight).flatten(0, 1)
     return self.dense(top.index_select(0, rows), self.tensors[1]), top, torch.stack(ks), torch.stack(vs)
 
 # %% ../nbs/01e_compiled.ipynb #6d18054b
@@ -113,10 +113,10 @@ class FusedForward(LeanForward):
         self.down = [m.down_proj.weight.detach() for m in mlp]
 
     def layer(self, i, x, cos, sin, mask, pk, pv):
-        L, n, d = self.layers[i], x.shape[1], self.hd
+        L, (B, n), d = self.layers[i], x.shape[:2], self.hd
         q, k, v = self.dense(self.rms(x, L.input_layernorm.weight), *self.qkv[i]).split(
             [self.H * d, self.Hkv * d, self.Hkv * d], -1)
-        split = lambda t, heads: t.reshape(1, n, heads, d).transpose(1, 2)
+        split = lambda t, heads: t.reshape(B, n, heads, d).transpose(1, 2)
         q, k = _rotate(split(q, self.H), cos, sin), _rotate(split(k, self.Hkv), cos, sin)
         v = split(v, self.Hkv)
         x = x + self.dense(self.attend(q, k, v, pk[i], pv[i], mask), self.o[i])
@@ -134,9 +134,9 @@ class _LayerView:
     def values(self): return self.cache.V[self.i, :, :, :self.cache.n]
 
 class StackedCache:
-    "Keys and values of every layer in two buffers with room; `n` positions are cached."
-    def __init__(self, layers, n_kv, head_dim, dtype=torch.float32, device='cpu', room=64):
-        self.K = torch.zeros(layers, 1, n_kv, room, head_dim, dtype=dtype, device=device)
+    "Every layer's keys and values, `rows` sequences of them, in two buffers with room; `n` positions cached."
+    def __init__(self, layers, n_kv, head_dim, dtype=torch.float32, device='cpu', room=64, rows: int = 1):
+        self.K = torch.zeros(layers, rows, n_kv, room, head_dim, dtype=dtype, device=device)
         self.V, self.n = torch.zeros_like(self.K), 0
         self.layers = [_LayerView(self, i) for i in range(layers)]
     @property
@@ -155,7 +155,7 @@ def reserve(self: StackedCache, need: int):
 
 @patch
 def append(self: StackedCache, k, v):
-    "Cache new keys and values `(layers, 1, Hkv, m, d)` after what is there."
+    "Cache new keys and values `(layers, rows, Hkv, m, d)` after what is there."
     m = k.shape[3]
     self.reserve(self.n + m)
     self.K[:, :, :, self.n:self.n + m], self.V[:, :, :, self.n:self.n + m] = k, v
@@ -234,11 +234,11 @@ def openvino_available() -> bool:
     import importlib.util
     return importlib.util.find_spec('openvino') is not None
 
-def _example(f: LeanForward, model, n: int = 2, room: int = 4):
+def _example(f: LeanForward, model, n: int = 2, room: int = 4, B: int = 1):
     L = len(f.layers)
-    kv = torch.zeros(L, 1, f.Hkv, room, f.hd, dtype=model.dtype)
-    return (torch.zeros(1, n, dtype=torch.long), torch.arange(n)[None],
-            torch.zeros(1, 1, n, room + n, dtype=model.dtype), kv, kv.clone(), torch.arange(n))
+    kv = torch.zeros(L, B, f.Hkv, room, f.hd, dtype=model.dtype)
+    return (torch.zeros(B, n, dtype=torch.long), torch.arange(n)[None].repeat(B, 1),
+            torch.zeros(B, 1, n, room + n, dtype=model.dtype), kv, kv.clone(), torch.arange(B * n))
 
 # %% ../nbs/01e_compiled.ipynb #58d31f10
 class OpenVINOStep:
@@ -250,16 +250,19 @@ class OpenVINOStep:
         return tuple(torch.from_numpy(out[i]) for i in range(4))
 
 def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int | None = None,
-                     edit=None, config: dict | None = None, rows: int | None = None) -> OpenVINOStep:
+                     edit=None, config: dict | None = None, rows: int | None = None,
+                     batch: bool = False) -> OpenVINOStep:
     """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
     CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`;
-    for any number of new rows, or always `rows` (a fixed shape spares OpenVINO its shape work per call)."""
+    for any number of new rows, or always `rows` (a fixed shape spares OpenVINO its shape work per call);
+    for one sequence, or (`batch`) any number of them."""
     import openvino as ov
     from specdec_nb.models import cache_dir
-    t0, kv, n = time.perf_counter(), [len(f.layers), 1, f.Hkv, -1, f.hd], rows or -1
-    shapes = [[1, n], [1, n], [1, 1, n, -1], kv, kv, [n]]
+    t0, n, B = time.perf_counter(), rows or -1, -1 if batch else 1
+    kv = [len(f.layers), B, f.Hkv, -1, f.hd]
+    shapes = [[B, n], [B, n], [B, 1, n, -1], kv, kv, [-1 if batch else n]]
     with torch.inference_mode():
-        graph = ov.convert_model(f.eval(), example_input=_example(f, model, rows or 2),
+        graph = ov.convert_model(f.eval(), example_input=_example(f, model, rows or 2, B=2 if batch else 1),
                                  share_weights=False, input=[ov.PartialShape(s) for s in shapes])   # a copy
     torch._C._jit_clear_class_registry()   # the trace's classes hold its weights for the process (~1.3 GB)
     if edit is not None:
@@ -270,9 +273,9 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
     return OpenVINOStep(compiled.create_infer_request(), time.perf_counter() - t0)
 
 # %% ../nbs/01e_compiled.ipynb #8d0b6ed4
-def openvino_step(model, threads: int | None = None) -> OpenVINOStep:
-    "`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32."
+def openvino_step(model, threads: int | None = None, batch: bool = False) -> OpenVINOStep:
+    "`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32 (for `batch`es of sequences too)."
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    return openvino_compile(FusedForward(model), model, 'f32', threads)
+    return openvino_compile(FusedForward(model), model, 'f32', threads, batch=batch)

@@ -58,16 +58,17 @@ def default_compile() -> str:
         raise ValueError(f"SPECDEC_COMPILE must be one of {', '.join(COMPILE_MODES)}; got {mode!r}")
     return mode
 
-def make_step(model, name: str):
-    "The `name` step of `model` ('lean' or 'openvino'), built once per model (compiling says how long)."
-    steps = _STEPS.setdefault(model, {})
-    if name not in steps:
+def make_step(model, name: str, batch: bool = False):
+    """The `name` step of `model` ('lean' or 'openvino'), built once per model (compiling says how long);
+    `batch`: for several sequences at once (the lean step takes any; OpenVINO compiles a graph for them)."""
+    steps, key = _STEPS.setdefault(model, {}), (name, batch and name == 'openvino')
+    if key not in steps:
         if name == 'openvino':
             print('specdec: compiling the target with OpenVINO ...', end='', file=sys.stderr, flush=True)
-        steps[name] = openvino_step(model) if name == 'openvino' else lean_step(model)
+        steps[key] = openvino_step(model, batch=batch) if name == 'openvino' else lean_step(model)
         if name == 'openvino':
-            print(f' {steps[name].seconds:.1f} s', file=sys.stderr)
-    return steps[name]
+            print(f' {steps[key].seconds:.1f} s', file=sys.stderr)
+    return steps[key]
 
 # %% ../nbs/01f_measure.ipynb #a8a1a7c4
 def step_name(model, compile=None, kernels: str | None = None) -> str:

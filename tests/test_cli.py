@@ -184,13 +184,14 @@ def test_train_export_use(tiny_model_dir, tmp_path):
 def test_bench_batch(tiny_model_dir, two_prompts, tmp_path):
     "`--batch-size 2`: transformers' batched generate against ours (one proposer per row), throughput and latency, our rows exact; a peer that cannot batch: one line."
     out = tmp_path / 'b.json'
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,vanilla,pld,hf-pld', '--prompts', two_prompts, '--limit', 1,
+    methods = 'hf-vanilla,vanilla,pld,pld:compile=lean,hf-pld'       # a variant through the lean compiled step
+    r = run('bench', '--model', tiny_model_dir, '--methods', methods, '--prompts', two_prompts, '--limit', 1,
             '--max-new-tokens', 12, '--batch-size', 2, '--threads', 1, '--json', out, '--no-progress')
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())
-    assert res['config']['batch_size'] == 2 and set(res['methods']) == {'hf-vanilla', 'vanilla', 'pld'}
+    assert res['config']['batch_size'] == 2 and set(res['methods']) == {'hf-vanilla', 'vanilla', 'pld', 'pld:compile=lean'}
     for m, v in res['methods'].items():
         assert v['tokens_per_s'] > 0 and v['latency_s'] > 0 and v['n'] == 2, m
-    assert res['methods']['vanilla']['exact'] == 1.0 and res['methods']['pld']['exact'] == 1.0
+    assert all(res['methods'][m]['exact'] == 1.0 for m in ('vanilla', 'pld', 'pld:compile=lean'))
     assert res['methods']['hf-vanilla']['speedup'] == pytest.approx(1.0)
     assert "skipping hf-pld in a batch" in r.stderr and 'batches of 2' in r.stdout and 'latency' in r.stdout
