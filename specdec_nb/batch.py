@@ -96,7 +96,7 @@ class BatchCache:
             self.last_hidden = torch.cat([out.hidden_states[j] for j in layers], -1)
         return out.logits
 
-# %% ../nbs/14_batch.ipynb #c86a2c96
+# %% ../nbs/14_batch.ipynb #1a2ff097
 @patch
 def run_step(self: BatchCache, ids, pos, allowed) -> torch.Tensor:
     "`run` through the compiled step over the `StackedCache`, which grows by the `q` new slots."
