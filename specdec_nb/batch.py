@@ -102,10 +102,9 @@ def run_step(self: BatchCache, ids, pos, allowed) -> torch.Tensor:
     "`run` through the compiled step over the `StackedCache`, which grows by the `q` new slots."
     (B, q), S, dt, dev = ids.shape, self.cache.n, self.model.dtype, self.model.device
     self.cache.reserve(S + q)
-    room, low = self.cache.room, torch.finfo(dt).min
-    add = lambda a: torch.zeros(a.shape, dtype=dt, device=dev).masked_fill(~a.to(dev), low)
-    mask = torch.full((B, 1, q, room + q), low, dtype=dt, device=dev)
-    mask[:, 0, :, :S], mask[:, 0, :, room:] = add(allowed[..., :S]), add(allowed[..., S:])
+    room, given = self.cache.room, additive_mask(allowed, dt, dev)[0, 0][:, None]   # (B, 1, q, S+q)
+    mask = torch.full((B, 1, q, room + q), torch.finfo(dt).min, dtype=dt, device=dev)
+    mask[..., :S], mask[..., room:] = given[..., :S], given[..., S:]
     logits, top, k, v = self.step(ids.to(dev), pos.to(dev), mask, self.cache.K, self.cache.V,
                                   torch.arange(B * q, device=dev))
     self.cache.append(k, v)
@@ -189,8 +188,9 @@ def select(self: BatchCache, keep: list[int]):
     idx, c = torch.tensor(keep, device=self.model.device), self.cache
     if isinstance(c, StackedCache):
         c.K, c.V = c.K.index_select(1, idx), c.V.index_select(1, idx)
-    for layer in [] if isinstance(c, StackedCache) else _layers(c):
-        layer.keys, layer.values = layer.keys.index_select(0, idx), layer.values.index_select(0, idx)
+    else:
+        for layer in _layers(c):
+            layer.keys, layer.values = layer.keys.index_select(0, idx), layer.values.index_select(0, idx)
     self.valid = self.valid[keep]
     self.crop()
 
@@ -204,10 +204,11 @@ def compact(self: BatchCache):
         L, _, H, _, d = c.K.shape
         idx = order.to(c.K.device)[None, :, None, :, None].expand(L, -1, H, -1, d)
         c.K, c.V, c.n = c.K[:, :, :, :c.n].gather(3, idx), c.V[:, :, :, :c.n].gather(3, idx), width
-    for layer in [] if isinstance(c, StackedCache) else _layers(c):
-        idx = order.to(layer.keys.device)[:, None, :, None]
-        layer.keys = layer.keys.gather(2, idx.expand(*layer.keys.shape[:2], -1, layer.keys.shape[-1]))
-        layer.values = layer.values.gather(2, idx.expand(*layer.values.shape[:2], -1, layer.values.shape[-1]))
+    else:
+        for layer in _layers(c):
+            idx = order.to(layer.keys.device)[:, None, :, None]
+            pick = lambda x: x.gather(2, idx.expand(*x.shape[:2], -1, x.shape[-1]))
+            layer.keys, layer.values = pick(layer.keys), pick(layer.values)
     self.valid = self.valid.gather(1, order)
 
 @patch
