@@ -5,6 +5,7 @@
 # %% ../nbs/01c_kernels.ipynb #d4f911d0
 from __future__ import annotations
 import contextlib, ctypes, itertools, os, sys, tempfile, time, warnings
+from pathlib import Path
 import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
@@ -17,9 +18,9 @@ from .models import cache_dir
 
 # %% auto #0
 __all__ = ['KERNELS', 'TIMED_ROWS', 'PLAN_ROWS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'can_pack', 'packed',
-           'rows_product', 'RowsHead', 'matching_kernels', 'fastest_kernel', 'shape_plan', 'file_backed',
-           'clean_file_maps', 'page_out', 'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention',
-           'planned']
+           'rows_product', 'RowsHead', 'matching_kernels', 'l3_mib', 'cold_bytes', 'fastest_kernel', 'shape_plan',
+           'file_backed', 'clean_file_maps', 'page_out', 'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa',
+           'GroupedAttention', 'planned']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -85,13 +86,30 @@ def matching_kernels(w: torch.Tensor, n: int, exact: bool = True, probes: int = 
     runs = [k for k in KERNELS if k != 'packed' or can_pack(w)]
     return [k for k in runs if all(same(KERNELS[k](x, w), r) for x, r in pairs)]
 
+# %% ../nbs/01c_kernels.ipynb #d353584f
+def l3_mib(cache='/sys/devices/system/cpu/cpu0/cache') -> float | None:
+    "The first CPU's L3 cache in MiB, from `/sys` (None where it does not say)."
+    try:
+        size = next((d / 'size').read_text().strip() for d in sorted(Path(cache).glob('index*'))
+                    if (d / 'level').read_text().strip() == '3')
+        return int(size[:-1]) * {'K': 1 / 1024, 'M': 1, 'G': 1024}[size[-1].upper()]
+    except (OSError, StopIteration, ValueError, KeyError):
+        return None
+
+def cold_bytes(l3: float | None = None) -> int:
+    """Bytes of weight copies a kernel timing cycles through (`fastest_kernel`): four times the L3 (`l3` MiB,
+    None: this machine's `l3_mib()`), within 16 to 64 MiB; 64 MiB where the L3 is unknown."""
+    l3 = l3 if l3 is not None else l3_mib()
+    return (64 if l3 is None else int(min(64, max(16, 4 * l3)))) << 20
+
 # %% ../nbs/01c_kernels.ipynb #719aca7d
 @torch.inference_mode()
-def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True, cold: int = 64 << 20) -> str:
-    """The fastest of `matching_kernels(w, n, exact)`, each timed over
-    copies of `w` that fill `cold` bytes (at most 64), so that it reads its weight from memory as in a
-    whole model; `F.linear` unless another wins by 5 % (noise must not flip the choice)."""
-    names = matching_kernels(w, n, exact)
+def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True,
+                   cold: int | None = None) -> str:
+    """The fastest of `matching_kernels(w, n, exact)`, each timed over copies of `w` that fill `cold` bytes
+    (None: `cold_bytes()`; at most 64 copies), so that it reads its weight from memory as in a whole model;
+    `F.linear` unless another wins by 5 % (noise must not flip the choice)."""
+    names, cold = matching_kernels(w, n, exact), cold or cold_bytes()
     ws = [w.clone() for _ in range(max(1, min(64, cold // (w.numel() * w.element_size()))))]
     x, times = torch.randn(n, w.shape[1]).to(w), {k: [] for k in names}
     for r in range(reps + 1):

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 from .models import vocab_size
-from .kernels import planned, shape_plan
+from .kernels import l3_mib, planned, shape_plan
 from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
 
@@ -18,7 +18,7 @@ from .compiled import CompiledTarget, lean_step, openvino_step, openvino_availab
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS',
            'forward_times', 'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint',
            'machine_key', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan',
-           'cost_context', 'cost_curves', 'parse_cpuinfo', 'l3_mib', 'machine_info']
+           'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info']
 
 # %% ../nbs/01f_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -160,8 +160,8 @@ def plausible(c: list[float]) -> bool:
     return bounded and not any(x > 2 * max(a, b) for a, x, b in zip(c, c[1:], c[2:]))
 
 def curve_rows(most: int) -> list[int]:
-    "Row counts a cost curve is timed at: each to 4, every other to 8, every 4th, and `most`."
-    return sorted({n for n in (1, 2, 3, 4, 6, 8, *range(12, most, 4)) if n < most} | {most})
+    "Row counts a cost curve is timed at: each to 4, every other to 8, 12 and 16, every 8th, and `most`."
+    return sorted({n for n in (1, 2, 3, 4, 6, 8, 12, *range(16, most - 4, 8)) if n < most} | {most})
 
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
                verbose: bool = True, kernels: str | None = None, step: str | None = None) -> list[float]:
@@ -276,15 +276,6 @@ def parse_cpuinfo(text: str) -> dict:
     return dict(cpu=fields.get('model name') or None, flags=[f for f in KERNEL_FLAGS if f in have])
 
 # %% ../nbs/01f_measure.ipynb #34a73069
-def l3_mib(cache='/sys/devices/system/cpu/cpu0/cache') -> float | None:
-    "The first CPU's L3 cache in MiB, from `/sys` (None where it does not say)."
-    try:
-        size = next((d / 'size').read_text().strip() for d in sorted(Path(cache).glob('index*'))
-                    if (d / 'level').read_text().strip() == '3')
-        return int(size[:-1]) * {'K': 1 / 1024, 'M': 1, 'G': 1024}[size[-1].upper()]
-    except (OSError, StopIteration, ValueError, KeyError):
-        return None
-
 def machine_info(device='cpu', root='/') -> dict:
     """The machine a run is measured on: CPU model, cores, torch threads, the ISA flags that decide
     kernels, L3, GPU, torch, OS, and `machine_key` above. `root` holds `proc/` and `sys/`;

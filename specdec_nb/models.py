@@ -105,12 +105,29 @@ def cache_dir() -> Path:
     "Where converted models and calibration files are cached (`$SPECDEC_CACHE` or ~/.cache/specdec_nb)."
     return Path(os.environ.get('SPECDEC_CACHE', Path.home() / '.cache' / 'specdec_nb'))
 
+# %% ../nbs/01_models.ipynb #f838ec77
+@contextlib.contextmanager
+def _one_gguf_reader():
+    "`gguf.GGUFReader` made once per file and arguments for the duration (transformers imports it per call)."
+    import gguf
+    made, cls = {}, gguf.GGUFReader
+    def reader(path, *args, **kwargs):
+        key = (str(Path(path).resolve()), args, tuple(sorted(kwargs.items())))
+        if key not in made:
+            made[key] = cls(path, *args, **kwargs)
+        return made[key]
+    gguf.GGUFReader = reader
+    try:
+        yield
+    finally:
+        gguf.GGUFReader = cls
+
 # %% ../nbs/01_models.ipynb #cdebe190
 def _convert_gguf(gg: Path, dst: Path):
     "The GGUF file `gg` as a transformers folder `dst` (weights dequantized to fp32 safetensors)."
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)
-    with _no_progress_bars():
+    with _one_gguf_reader(), _no_progress_bars():
+        tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)
         model = AutoModelForCausalLM.from_pretrained(gg.parent, gguf_file=gg.name, dtype=torch.float32)
     model.hf_quantizer = None  # the weights are dequantized: save them as plain safetensors
     if hasattr(model.config, 'quantization_config'):
