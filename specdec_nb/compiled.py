@@ -4,8 +4,7 @@
 
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
-import os, re, time, weakref
-from pathlib import Path
+import os, time, weakref
 from types import SimpleNamespace
 import torch
 import torch.nn.functional as F
@@ -303,19 +302,10 @@ _HELD = [0]   # bytes of weights that the fixed graphs of this process's living 
 
 def _weights(model) -> int: return sum(p.numel() * p.element_size() for p in model.parameters())
 
-def _available(total: int) -> int:
-    "Bytes of memory available now (Linux's `MemAvailable`), else `total`."
-    try:
-        return int(re.search(r'MemAvailable:\s+(\d+)', Path('/proc/meminfo').read_text())[1]) * 1024
-    except (OSError, TypeError):
-        return total
-
 def fixed_rows(model, share: float = 0.2) -> tuple:
     """The row counts of `OV_ROWS` that get an OpenVINO graph of their own: as many as their copies of the
-    weights fit in `share` of this machine's memory, less what living steps' fixed graphs hold already,
-    and in what is available now beyond half the machine (the rest is left to everything else)."""
-    total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
-    free = min(share * total - _HELD[0], _available(total) - total / 2)
+    weights fit in `share` of this machine's memory, less what living steps' fixed graphs hold already."""
+    free = share * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') - _HELD[0]
     return OV_ROWS[:max(0, int(free // _weights(model)) - 1)]
 
 def _release(held: int):
@@ -331,6 +321,6 @@ def openvino_step(model, threads: int | None = None, batch: bool = False) -> Ope
                             rows=(0,) if batch else (0, *fixed_rows(model)))
     held = _weights(model) * len(step.buckets)
     _HELD[0] += held
-    weakref.finalize(step, _release, held).atexit = False   # given back when the step goes
+    weakref.finalize(step, _release, held)   # given back when the step goes
     return step
 
