@@ -4,7 +4,7 @@
 
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
-import os, time, weakref
+import os, time
 from types import SimpleNamespace
 import torch
 import torch.nn.functional as F
@@ -298,18 +298,13 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
 
 # %% ../nbs/01e_compiled.ipynb #8d0b6ed4
 OV_ROWS = (1, 2, 4, 8, 16, 32)
-_HELD = [0]   # bytes of weights that the fixed graphs of this process's living steps hold
 
-def _weights(model) -> int: return sum(p.numel() * p.element_size() for p in model.parameters())
-
-def fixed_rows(model, share: float = 0.2) -> tuple:
+def fixed_rows(model, share: float = 0.25) -> tuple:
     """The row counts of `OV_ROWS` that get an OpenVINO graph of their own: as many as their copies of the
-    weights fit in `share` of this machine's memory, less what living steps' fixed graphs hold already."""
-    free = share * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') - _HELD[0]
-    return OV_ROWS[:max(0, int(free // _weights(model)) - 1)]
-
-def _release(held: int):
-    _HELD[0] -= held
+    weights fit in `share` of this machine's memory, besides the graph for any count."""
+    weights = sum(p.numel() * p.element_size() for p in model.parameters())
+    memory = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    return OV_ROWS[:max(0, int(share * memory // weights) - 1)]
 
 def openvino_step(model, threads: int | None = None, batch: bool = False) -> OpenVINOStep:
     """`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32, with graphs for `fixed_rows`
@@ -317,10 +312,6 @@ def openvino_step(model, threads: int | None = None, batch: bool = False) -> Ope
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    step = openvino_compile(FusedForward(model), model, 'f32', threads, batch=batch,
-                            rows=(0,) if batch else (0, *fixed_rows(model)))
-    held = _weights(model) * len(step.buckets)
-    _HELD[0] += held
-    weakref.finalize(step, _release, held)   # given back when the step goes
-    return step
+    rows = (0,) if batch else (0, *fixed_rows(model))
+    return openvino_compile(FusedForward(model), model, 'f32', threads, rows=rows, batch=batch)
 

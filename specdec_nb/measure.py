@@ -13,7 +13,7 @@ from .models import vocab_size
 from .kernels import l3_mib, planned, shape_plan
 from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
-from .compiled import OV_ROWS, padded_rows
+from .compiled import fixed_rows, padded_rows
 
 # %% auto #0
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS', 'forward_times',
@@ -70,8 +70,8 @@ def make_step(model, name: str, batch: bool = False):
     return steps[key]
 
 def step_tag(model, name: str) -> str:
-    "The step `name` as the keys of stored timings name it: OpenVINO's with the row counts it may fix."
-    return f"openvino/fixed{'-'.join(map(str, OV_ROWS))}" if name == 'openvino' else name
+    "The step `name` as the keys of stored timings name it: OpenVINO's with the row counts its graphs fix."
+    return f"openvino/fixed{'-'.join(map(str, fixed_rows(model)))}" if name == 'openvino' else name
 
 # %% ../nbs/01f_measure.ipynb #a8a1a7c4
 def step_name(model, compile=None, kernels: str | None = None) -> str:
