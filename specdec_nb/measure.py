@@ -189,8 +189,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
                   f"model (kept in {_store_file('cost_curves.json')}) ...", end='', file=sys.stderr,
                   flush=True)
         room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
-        runs = None if step == 'off' else make_step(model, step)
-        rows = [padded_rows(runs, n) for n in range(1, K + 2)]
+        rows = [padded_rows(None if step == 'off' else make_step(model, step), n) for n in range(1, K + 2)]
         ns = sorted({rows[n - 1] for n in curve_rows(K + 1)})   # the rows the step runs them on
         for attempt in range(2):
             ts = forward_times(model, max(1, min(context, room)), ns, reps, kernels, step)
