@@ -4,7 +4,8 @@
 
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
-import time
+import os, re, time, weakref
+from pathlib import Path
 from types import SimpleNamespace
 import torch
 import torch.nn.functional as F
@@ -13,8 +14,9 @@ from torch import nn
 from .target import Target, growing_cache
 
 # %% auto #0
-__all__ = ['lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'CompiledTarget', 'lean_step', 'openvino_available',
-           'OpenVINOStep', 'openvino_compile', 'openvino_step']
+__all__ = ['OV_ROWS', 'lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'padded_rows', 'CompiledTarget',
+           'lean_step', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'ov_memory', 'fixed_rows',
+           'openvino_step']
 
 # %% ../nbs/01e_compiled.ipynb #2920f5a5
 def lean_unsupported(model) -> str | None:
@@ -146,9 +148,10 @@ class StackedCache:
 # %% ../nbs/01e_compiled.ipynb #8855ead4
 @patch
 def reserve(self: StackedCache, need: int):
-    "Room for `need` positions: a full buffer is copied into one half again as large (at least 64 more)."
+    """Room for `need` positions: a full buffer is copied into one 128 positions larger (not more: a compiled
+    step's attention reads the whole room at every call)."""
     if need <= self.room: return
-    room, n = need + max(need // 2, 64), self.n
+    room, n = need + 128, self.n
     K, V = (x.new_zeros(*x.shape[:3], room, x.shape[4]) for x in (self.K, self.V))
     K[:, :, :, :n], V[:, :, :, :n] = self.K[:, :, :, :n], self.V[:, :, :, :n]
     self.K, self.V = K, V
@@ -166,10 +169,17 @@ def crop(self: StackedCache, m: int):
     "transformers' `crop`: a negative `m` drops that many positions, a positive one keeps that many."
     self.n = self.n + m if m < 0 else min(m, self.n)
 
+# %% ../nbs/01e_compiled.ipynb #0d4464cc
+def padded_rows(step, n: int, pad: int = 1) -> int:
+    "The rows `step` runs a forward of `n` on: at least `pad`, then the least of its `buckets` holding them."
+    n = max(n, pad)
+    return next((b for b in getattr(step, 'buckets', ()) if b >= n), n)
+
+
 # %% ../nbs/01e_compiled.ipynb #7883ddcb
 class CompiledTarget(Target):
-    """A `Target` whose forwards run `step` (`LeanForward`'s signature) over a `StackedCache`; a forward of
-    fewer than `pad` rows is padded to `pad` (its extra rows dropped), so that the step sees one shape."""
+    """A `Target` whose forwards run `step` (`LeanForward`'s signature) over a `StackedCache`; a forward is
+    padded to at least `pad` rows and to a row count the step fixes (its extra rows dropped): few shapes."""
     def __init__(self, model, step, hidden: bool = False, pad: int = 1):
         super().__init__(model, hidden)
         c = model.config
@@ -195,9 +205,9 @@ class CompiledTarget(Target):
 # %% ../nbs/01e_compiled.ipynb #92b1fa51
 @patch
 def run(self: CompiledTarget, ids, attention_mask=None, position_ids=None, logits_to_keep: int = 0):
-    "One forward of `ids` `(1, n)` over the cache (which grows by `n`): the step, on at least `pad` rows."
+    "One forward of `ids` `(1, n)` over the cache (which grows by `n`): the step, on `padded_rows` of `n`."
     n, S = ids.shape[1], self.cache.n
-    B = max(n, self.pad)
+    B = padded_rows(self.step, n, self.pad)
     self.cache.reserve(S + B)
     pos = torch.arange(S, S + n, device=self.device)[None] if position_ids is None else position_ids
     if B > n:
@@ -242,40 +252,92 @@ def _example(f: LeanForward, model, n: int = 2, room: int = 4, B: int = 1):
 
 # %% ../nbs/01e_compiled.ipynb #58d31f10
 class OpenVINOStep:
-    "`LeanForward` compiled by OpenVINO for the CPU: called with torch tensors, returns torch tensors."
-    def __init__(self, request, seconds: float):
-        self.request, self.seconds = request, seconds
-    def __call__(self, *args):
-        out = self.request.infer([a.numpy() for a in args], share_inputs=True)
-        return tuple(torch.from_numpy(out[i]) for i in range(4))
+    """`LeanForward` compiled by OpenVINO for the CPU: called with torch tensors, returns torch tensors.
+    `requests`: one per row count its graph fixes (`buckets`), and under 0 the one for any count."""
+    def __init__(self, requests: dict, seconds: float):
+        self.requests, self.seconds, self.buckets = requests, seconds, tuple(sorted(r for r in requests if r))
+    def __call__(self, ids, pos, mask, K, V, rows):
+        n, k = ids.shape[1], len(rows)
+        fixed = n if n in self.requests else 0
+        if fixed not in self.requests:
+            raise ValueError(f'this step has graphs for {self.buckets} rows; got {n}')
+        if fixed and k < n:                          # a fixed graph gives n rows of logits: keep k of them
+            rows = torch.cat([rows, rows[-1:].expand(n - k)])
+        out = self.requests[fixed].infer([a.numpy() for a in (ids, pos, mask, K, V, rows)], share_inputs=True)
+        logits, *rest = (torch.from_numpy(out[i]) for i in range(4))
+        return logits[:k], *rest
+
+
+# %% ../nbs/01e_compiled.ipynb #ed764a3d
+def _shapes(f: LeanForward, B: int, n: int) -> list:
+    "The input shapes of `f`'s graph for `B` sequences of `n` new rows (-1: any)."
+    kv = [len(f.layers), B, f.Hkv, -1, f.hd]
+    return [[B, n], [B, n], [B, 1, n, -1], kv, kv, [n if B == 1 else -1]]
 
 def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int | None = None,
-                     edit=None, config: dict | None = None, rows: int | None = None,
-                     batch: bool = False) -> OpenVINOStep:
+                     edit=None, config: dict | None = None, rows=(0,), batch: bool = False) -> OpenVINOStep:
     """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
-    CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`;
-    for any number of new rows, or always `rows` (a fixed shape spares OpenVINO its shape work per call);
-    for one sequence, or (`batch`) any number of them."""
+    CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`: one
+    graph for each row count in `rows` (0: any count), for one sequence or (`batch`) any number of them."""
     import openvino as ov
     from specdec_nb.models import cache_dir
-    t0, n, B = time.perf_counter(), rows or -1, -1 if batch else 1
-    kv = [len(f.layers), B, f.Hkv, -1, f.hd]
-    shapes = [[B, n], [B, n], [B, 1, n, -1], kv, kv, [-1 if batch else n]]
+    t0, B = time.perf_counter(), -1 if batch else 1
     with torch.inference_mode():
-        graph = ov.convert_model(f.eval(), example_input=_example(f, model, rows or 2, B=2 if batch else 1),
-                                 share_weights=False, input=[ov.PartialShape(s) for s in shapes])   # a copy
+        graph = ov.convert_model(f.eval(), example_input=_example(f, model, 2, B=2 if batch else 1),
+                                 share_weights=False, input=[ov.PartialShape(s) for s in _shapes(f, B, -1)])
     torch._C._jit_clear_class_registry()   # the trace's classes hold its weights for the process (~1.3 GB)
     if edit is not None:
         edit(graph)
     cfg = {'INFERENCE_PRECISION_HINT': precision, 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
            'CACHE_DIR': str(cache_dir() / 'openvino_blobs'), **(config or {})}
-    compiled = ov.Core().compile_model(graph, 'CPU', cfg)
-    return OpenVINOStep(compiled.create_infer_request(), time.perf_counter() - t0)
+    core, requests = ov.Core(), {}
+    for n in rows:
+        g = graph.clone()
+        g.reshape({i: ov.PartialShape(s) for i, s in enumerate(_shapes(f, B, n or -1))})
+        requests[n] = core.compile_model(g, 'CPU', cfg).create_infer_request()
+    return OpenVINOStep(requests, time.perf_counter() - t0)
+
 
 # %% ../nbs/01e_compiled.ipynb #8d0b6ed4
+OV_ROWS = (1, 2, 4, 8, 16, 32)
+_HELD = [0]   # bytes of weights that the fixed graphs of this process's living steps hold
+
+def _weights(model) -> int: return sum(p.numel() * p.element_size() for p in model.parameters())
+
+def _available(total: int) -> int:
+    "Bytes of memory available now (Linux's `MemAvailable`), else `total`."
+    try:
+        return int(re.search(r'MemAvailable:\s+(\d+)', Path('/proc/meminfo').read_text())[1]) * 1024
+    except (OSError, TypeError):
+        return total
+
+def ov_memory() -> float:
+    "The share of this machine's memory a process's fixed graphs may hold: `$SPECDEC_OV_MEMORY`, else 0.2."
+    share = float(os.environ.get('SPECDEC_OV_MEMORY', 0.2))
+    if not 0 <= share <= 1: raise ValueError(f'SPECDEC_OV_MEMORY must be within [0, 1]; got {share}')
+    return share
+
+def fixed_rows(model, share: float | None = None) -> tuple:
+    """The row counts of `OV_ROWS` that get an OpenVINO graph of their own: as many as their copies of the
+    weights fit in `share` (`ov_memory()`) of this machine's memory, less what living steps' fixed graphs
+    hold already, and in what is available now beyond half the machine (the rest is left to the others)."""
+    total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    free = min((ov_memory() if share is None else share) * total - _HELD[0], _available(total) - total / 2)
+    return OV_ROWS[:max(0, int(free // _weights(model)) - 1)]
+
+def _release(box: list, held: int):   # given the list: a notebook's globals may be gone when it runs
+    box[0] -= held
+
 def openvino_step(model, threads: int | None = None, batch: bool = False) -> OpenVINOStep:
-    "`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32 (for `batch`es of sequences too)."
+    """`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32, with graphs for `fixed_rows`
+    too (or, for `batch`es of sequences, one graph for any number of them and of rows)."""
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    return openvino_compile(FusedForward(model), model, 'f32', threads, batch=batch)
+    step = openvino_compile(FusedForward(model), model, 'f32', threads, batch=batch,
+                            rows=(0,) if batch else (0, *fixed_rows(model)))
+    held = _weights(model) * len(step.buckets)
+    _HELD[0] += held
+    weakref.finalize(step, _release, _HELD, held).atexit = False   # given back when the step goes
+    return step
+

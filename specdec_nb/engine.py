@@ -16,7 +16,7 @@ from .compiled import CompiledTarget, openvino_available
 # what this machine measures (`01f_measure`); drafters import these from here too
 from .measure import (forward_times, cost_curve, cost_curves, cost_context, COST_CONTEXTS,
                                 kernel_plan, default_kernels, fast_kernels, step_name, make_step,
-                                measured_step, STEP_PAD, default_compile, model_fingerprint, machine_key,
+                                measured_step, step_tag, default_compile, model_fingerprint, machine_key,
                                 plausible, curve_rows, _ACTIVE, _stored, _store)
 
 # %% auto #0
@@ -245,8 +245,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     "The loop of `generate` on a checked request; the drafter's layers of the target's shapes use `plan` too."
     stats, t0 = Stats(), time.perf_counter()
     with torch.inference_mode():
-        target = (_stepped(proposer.make_target(model), step) if proposer is not None
-                  else _stepped(Target(model), step, pad=1))
+        target = _stepped(proposer.make_target(model) if proposer is not None else Target(model), step)
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
         if proposer is not None:
@@ -273,12 +272,10 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
 
-def _stepped(target: Target, step: str, pad: int | None = None) -> Target:
-    """`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward),
-    its forwards padded to `pad` rows (default: `STEP_PAD`'s for a speculative loop; plain decoding: 1)."""
+def _stepped(target: Target, step: str) -> Target:
+    "`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward)."
     if step == 'off' or type(target) is not Target or target.hidden not in (False, True): return target
-    pad = STEP_PAD.get(step, 1) if pad is None else pad
-    return CompiledTarget(target.model, make_step(target.model, step), target.hidden, pad)
+    return CompiledTarget(target.model, make_step(target.model, step), target.hidden)
 
 # %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:

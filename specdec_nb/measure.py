@@ -13,12 +13,13 @@ from .models import vocab_size
 from .kernels import l3_mib, planned, shape_plan
 from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
+from .compiled import OV_ROWS, padded_rows
 
 # %% auto #0
-__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'STEP_PAD', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS',
-           'forward_times', 'default_compile', 'make_step', 'step_name', 'measured_step', 'model_fingerprint',
-           'machine_key', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan',
-           'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info']
+__all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS', 'forward_times',
+           'default_compile', 'make_step', 'step_tag', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
+           'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context',
+           'cost_curves', 'parse_cpuinfo', 'machine_info']
 
 # %% ../nbs/01f_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -26,8 +27,7 @@ def forward_times(model, context: int, ns=(1,), reps: int = 7, kernels: str | No
                   step: str = 'off') -> list[float]:
     """Median seconds of one forward over `n` new tokens after `context` cached tokens, for each `n` in
     `ns` (interleaved), with the `kernels` plan (None: `default_kernels()`) and `step` (`step_name`)."""
-    pad = STEP_PAD.get(step, 1)
-    make = Target if step == 'off' else lambda m: CompiledTarget(m, make_step(m, step), pad=pad)
+    make = Target if step == 'off' else lambda m: CompiledTarget(m, make_step(m, step))
     with planned(model, kernel_plan(model, kernels)):
         return _forward_times(make(model), context, ns, reps)
 
@@ -49,7 +49,6 @@ def _forward_times(t: Target, context: int, ns, reps: int) -> list[float]:
 COMPILE_MODES = ('auto', 'openvino', 'lean', 'off')
 AUTO_MIN_PARAMS = 10_000_000
 _STEPS = weakref.WeakKeyDictionary()   # model -> {step name: its step}
-STEP_PAD = {'openvino': 8}   # a speculative step's rows padded to this many: one shape (`01e_compiled`)
 
 def default_compile() -> str:
     "`$SPECDEC_COMPILE` when set (one of `COMPILE_MODES`), else `'auto'`."
@@ -69,6 +68,10 @@ def make_step(model, name: str, batch: bool = False):
         if name == 'openvino':
             print(f' {steps[key].seconds:.1f} s', file=sys.stderr)
     return steps[key]
+
+def step_tag(model, name: str) -> str:
+    "The step `name` as the keys of stored timings name it: OpenVINO's with the row counts it may fix."
+    return f"openvino/fixed{'-'.join(map(str, OV_ROWS))}" if name == 'openvino' else name
 
 # %% ../nbs/01f_measure.ipynb #a8a1a7c4
 def step_name(model, compile=None, kernels: str | None = None) -> str:
@@ -92,8 +95,8 @@ def measured_step(model, kernels=None, names=('off', 'lean', 'openvino'), ns=(1,
     """The fastest of the steps `names` for `model` on this machine: the least summed forward time over `ns`
     new rows (interleaved) after 256 cached tokens, measured once and kept in `cache_dir()/steps.json`."""
     kernels = kernels or default_kernels()
-    pads = ','.join(f'{n}/pad{STEP_PAD.get(n, 1)}' for n in names)
-    key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {pads}"
+    steps = ','.join(step_tag(model, n) for n in names)
+    key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {steps}"
     if key in (stored := _stored('steps.json')): return stored[key]['step']
     print("specdec: timing this machine's forward steps, once for this model ...", file=sys.stderr)
     ms = {n: [round(t * 1e3, 2) for t in forward_times(model, 256, ns, 3, kernels, n)] for n in names}
@@ -166,7 +169,7 @@ def curve_rows(most: int) -> list[int]:
 def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: bool = False,
                verbose: bool = True, kernels: str | None = None, step: str | None = None) -> list[float]:
     """`c[n-1] = T(n)/T(1)` for every `n = 1..k+1`: measured with `forward_times` at `curve_rows` (sizes up
-    to at least 17; linear between them)
+    to at least 17; linear between them), each as the rows the step runs it on (`padded_rows`)
     once per model architecture and machine, with a line on stderr, then kept in memory and in
     `cache_dir()/cost_curves.json`; `refresh` measures again. A curve that no quiet machine gives (see
     `plausible`: another process took the cores) is measured once more, and never stored. The forwards run
@@ -175,7 +178,7 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
     kernels = kernels or active[0] or default_kernels()
     step = step or active[1] or step_name(model, None, kernels)
     key = (f'{model_fingerprint(model)} | {machine_key(model.device)} | context={context} | kernels={kernels}'
-           f"{'' if step == 'off' else f' | step={step}/pad{STEP_PAD.get(step, 1)}'} | {COSTED}")
+           f"{'' if step == 'off' else f' | step={step_tag(model, step)}'} | {COSTED}")
     mem = _COSTS.setdefault(model, {})
     c = None if refresh else mem.get(key) or _stored('cost_curves.json').get(key)
     if c is None or len(c) < k + 1 or not plausible(c):
@@ -186,10 +189,12 @@ def cost_curve(model, k: int = 16, context: int = 256, reps: int = 3, refresh: b
                   f"model (kept in {_store_file('cost_curves.json')}) ...", end='', file=sys.stderr,
                   flush=True)
         room = (_context_len(model.config) or 10 ** 9) - K - 2   # the context that leaves K + 1 tokens
-        ns = curve_rows(K + 1)
+        runs = None if step == 'off' else make_step(model, step)
+        rows = [padded_rows(runs, n) for n in range(1, K + 2)]
+        ns = sorted({rows[n - 1] for n in curve_rows(K + 1)})   # the rows the step runs them on
         for attempt in range(2):
             ts = forward_times(model, max(1, min(context, room)), ns, reps, kernels, step)
-            c = np.interp(range(1, K + 2), ns, [t / ts[0] for t in ts]).tolist()
+            c = np.interp(rows, ns, [t / ts[0] for t in ts]).tolist()
             if plausible(c): break
         if plausible(c):
             _store('cost_curves.json', {key: c})

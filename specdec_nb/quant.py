@@ -10,10 +10,10 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits
 from .engine import Proposer, Request, Feedback
-from .measure import make_step, STEP_PAD, _ACTIVE, _stored, _store
+from .measure import make_step, _ACTIVE, _stored, _store
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
-from .compiled import openvino_compile, StackedCache
+from .compiled import openvino_compile, StackedCache, padded_rows
 from .sizing import _cost
 
 # %% auto #0
@@ -101,7 +101,7 @@ def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic
         ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
         cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
         steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
-                                       config=cfg, rows=1) if ov else f)   # it drafts one row at a time
+                                       config=cfg, rows=(1,)) if ov else f)   # it drafts one row at a time
     return steps[key]
 
 # %% ../nbs/05b_quant.ipynb #1aaa8fda
@@ -121,7 +121,7 @@ class QuantProposer(Proposer):
         if why: raise ValueError(f'no quantized draft for this model ({why})')
         step = _ACTIVE.get(model, (None, 'off'))[1]
         step = 'lean' if step == 'off' else step
-        self.target = CompiledTarget(model, make_step(model, step), pad=STEP_PAD.get(step, 1))
+        self.target = CompiledTarget(model, make_step(model, step))
         return self.target
 
 # %% ../nbs/05b_quant.ipynb #5b798331
@@ -138,7 +138,7 @@ def best_chain(alpha: float, draft: float, cost, most: int) -> int:
 # %% ../nbs/05b_quant.ipynb #c167ce13
 class RowCache:
     "A batch row's copy of the target's keys and values: the prompt's (`Request.kv`), grown by `Feedback.kv`."
-    pad = 1
+    pad, step = 1, None                         # its rows are verified in the batch's step
     def __init__(self, model, kv):
         K, V = kv
         self.model, self.times = model, dict(target_forward=0.0)
@@ -170,7 +170,7 @@ def propose(self: QuantProposer, tokens: list[int], budget: int) -> Draft | None
     "`k` tokens, each one draft forward over the target's cache and the guesses before it."
     c, k, t0 = self.target.cache, min(self.k, budget), time.perf_counter()
     S, x, toks, qs = c.n, tokens[-1], [], []
-    c.reserve(S + k + self.target.pad)                     # the room the target's step needs after it, too
+    c.reserve(S + padded_rows(self.target.step, k + 1, self.target.pad))   # room for the target's next step
     low, rows = torch.finfo(c.K.dtype).min, torch.zeros(1, dtype=torch.long)
     for i in range(k):
         mask = torch.zeros(1, 1, 1, c.room + 1, dtype=c.K.dtype)
