@@ -30,7 +30,9 @@ demo: $(STAMP)
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	OMP_NUM_THREADS=1 $(VENV)/bin/specdec warm --threads 1   # SmolLM2's kernel plan and cost curves, measured once on an idle machine
-	SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --n_workers 2 --timing   # two notebooks at a time, one thread each, and fewer OpenVINO graphs each (01e_compiled)
+	# two notebooks at a time, each in a process of its own (IPython keeps every shell it made alive, so a process
+	# that runs notebook after notebook keeps all their models), one thread each, fewer OpenVINO graphs each (01e_compiled)
+	ls nbs/*.ipynb | xargs -P 2 -I{} env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --timing --path {}
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
 	SPECDEC_KERNELS=linear SPECDEC_COMPILE=off OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # lossless again: F.linear, transformers' forward
 

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
-import os, re, time, weakref
+import filecmp, hashlib, os, re, time, weakref, zlib
 from pathlib import Path
 from types import SimpleNamespace
 import torch
@@ -15,8 +15,8 @@ from .target import Target, growing_cache
 
 # %% auto #0
 __all__ = ['OV_ROWS', 'lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'padded_rows', 'CompiledTarget',
-           'lean_step', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'ov_memory', 'fixed_rows',
-           'openvino_step']
+           'lean_step', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key', 'graph_path',
+           'save_graphs', 'ov_memory', 'fixed_rows', 'openvino_step']
 
 # %% ../nbs/01e_compiled.ipynb #2920f5a5
 def lean_unsupported(model) -> str | None:
@@ -253,9 +253,11 @@ def _example(f: LeanForward, model, n: int = 2, room: int = 4, B: int = 1):
 # %% ../nbs/01e_compiled.ipynb #58d31f10
 class OpenVINOStep:
     """`LeanForward` compiled by OpenVINO for the CPU: called with torch tensors, returns torch tensors.
-    `requests`: one per row count its graph fixes (`buckets`), and under 0 the one for any count."""
-    def __init__(self, requests: dict, seconds: float):
-        self.requests, self.seconds, self.buckets = requests, seconds, tuple(sorted(r for r in requests if r))
+    `requests`: one per row count its graph fixes (`buckets`), and under 0 the one for any count; `loaded`:
+    its graphs were read from the disk, not traced."""
+    def __init__(self, requests: dict, seconds: float, loaded: bool = False):
+        self.requests, self.seconds, self.loaded = requests, seconds, loaded
+        self.buckets = tuple(sorted(r for r in requests if r))
     def __call__(self, ids, pos, mask, K, V, rows):
         n, k = ids.shape[1], len(rows)
         fixed = n if n in self.requests else 0
@@ -274,28 +276,109 @@ def _shapes(f: LeanForward, B: int, n: int) -> list:
     kv = [len(f.layers), B, f.Hkv, -1, f.hd]
     return [[B, n], [B, n], [B, 1, n, -1], kv, kv, [n if B == 1 else -1]]
 
-def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int | None = None,
-                     edit=None, config: dict | None = None, rows=(0,), batch: bool = False) -> OpenVINOStep:
-    """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
-    CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`: one
-    graph for each row count in `rows` (0: any count), for one sequence or (`batch`) any number of them."""
+def _traced(f: LeanForward, model, B: int, edit=None):
+    "`f` traced into OpenVINO for `B` sequences (-1: any), row and room counts free; `edit` may rewrite it."
     import openvino as ov
-    from specdec_nb.models import cache_dir
-    t0, B = time.perf_counter(), -1 if batch else 1
     with torch.inference_mode():
-        graph = ov.convert_model(f.eval(), example_input=_example(f, model, 2, B=2 if batch else 1),
+        graph = ov.convert_model(f.eval(), example_input=_example(f, model, 2, B=2 if B == -1 else 1),
                                  share_weights=False, input=[ov.PartialShape(s) for s in _shapes(f, B, -1)])
     torch._C._jit_clear_class_registry()   # the trace's classes hold its weights for the process (~1.3 GB)
     if edit is not None:
         edit(graph)
+    return graph
+
+def _fixed(graph, f: LeanForward, B: int, n: int):
+    "A copy of `graph` for `n` new rows (0: any count)."
+    import openvino as ov
+    g = graph.clone()
+    g.reshape({i: ov.PartialShape(s) for i, s in enumerate(_shapes(f, B, n or -1))})
+    return g
+
+
+
+# %% ../nbs/01e_compiled.ipynb #f5072c4a
+def _compile(core, graph, cfg: dict):
+    "`core.compile_model(graph)` for the CPU, holding a lock on `cfg`'s blob cache while it writes there."
+    from filelock import FileLock
+    if not cfg.get('CACHE_DIR'):
+        return core.compile_model(graph, 'CPU', cfg)
+    Path(cfg['CACHE_DIR']).mkdir(parents=True, exist_ok=True)
+    with FileLock(Path(cfg['CACHE_DIR']) / '.lock'):
+        return core.compile_model(graph, 'CPU', cfg)
+
+# %% ../nbs/01e_compiled.ipynb #7bd6d63f
+def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int | None = None,
+                     edit=None, config: dict | None = None, rows=(0,), batch: bool = False,
+                     key: str | None = None) -> OpenVINOStep:
+    """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
+    CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`: one
+    graph for each row count in `rows` (0: any count), for one sequence or (`batch`) any number of them.
+    `key`: the graphs are saved under it (`save_graphs`) and later read from there, not traced again."""
+    import openvino as ov
+    from specdec_nb.models import cache_dir
+    t0, B = time.perf_counter(), -1 if batch else 1
+    todo = [n for n in rows if key is None or not graph_path(key, n).exists()]
+    graph = _traced(f, model, B, edit) if todo else None
+    graphs = save_graphs(key, graph, f, B, todo) if key else {n: _fixed(graph, f, B, n) for n in rows}
     cfg = {'INFERENCE_PRECISION_HINT': precision, 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
            'CACHE_DIR': str(cache_dir() / 'openvino_blobs'), **(config or {})}
-    core, requests = ov.Core(), {}
+    core = ov.Core()
+    requests = {n: _compile(core, str(graph_path(key, n)) if key else graphs.pop(n), cfg)
+                .create_infer_request() for n in rows}
+    return OpenVINOStep(requests, time.perf_counter() - t0, loaded=not todo)
+
+
+# %% ../nbs/01e_compiled.ipynb #45faa258
+def graph_key(f: LeanForward, model, batch: bool = False, extra: str = '') -> str:
+    """The name `f`'s traced graph of `model` is saved under: the forward's class and the source that defines
+    it, the model's config and weights (names, shapes and a CRC-32 of each), OpenVINO's and torch's versions
+    and `extra` (what else shapes the graph)."""
+    import openvino as ov
+    h = hashlib.sha1(_source(type(f)).encode())
+    h.update(f'{type(f).__name__} {batch} {extra} {ov.__version__} {torch.__version__}'.encode())
+    h.update(model.config.to_json_string(use_diff=False).encode())
+    for name, w in model.state_dict().items():
+        crc = zlib.crc32(w.detach().contiguous().view(-1).view(torch.uint8).numpy())
+        h.update(f'{name} {tuple(w.shape)} {w.dtype} {crc}'.encode())
+    return f'{type(model).__name__}-{h.hexdigest()[:16]}'
+
+def _source(cls) -> str:
+    "The files that define `cls` and this module; where a class has no file (a notebook's), its methods."
+    import inspect, sys
+    from specdec_nb import compiled
+    files = {Path(compiled.__file__)} | {Path(m.__file__) for k in cls.__mro__
+                                         if getattr(m := sys.modules.get(k.__module__), '__file__', None)}
+    code = [inspect.getsource(v) for k in cls.__mro__ if k.__module__ == '__main__'
+            for v in vars(k).values() if inspect.isfunction(v)]
+    return ''.join(sorted(p.read_text() for p in files)) + ''.join(code)
+
+def graph_path(key: str, n: int) -> Path:
+    "Where the graph saved under `key` for `n` rows (0: any count) lies."
+    from specdec_nb.models import cache_dir
+    return cache_dir() / 'openvino_graphs' / key / f'rows{n}.xml'
+
+
+# %% ../nbs/01e_compiled.ipynb #82c9093a
+def save_graphs(key: str, graph, f: LeanForward, B: int, rows) -> dict:
+    """Save `graph` fixed at each row count of `rows` under `key` (one weights file for all, hard-linked);
+    returns the paths."""
+    import openvino as ov
     for n in rows:
-        g = graph.clone()
-        g.reshape({i: ov.PartialShape(s) for i, s in enumerate(_shapes(f, B, n or -1))})
-        requests[n] = core.compile_model(g, 'CPU', cfg).create_infer_request()
-    return OpenVINOStep(requests, time.perf_counter() - t0)
+        path = graph_path(key, n)
+        tmp, shared = path.with_name(f'.{path.stem}.{os.getpid()}.xml'), path.with_name('weights.bin')
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ov.save_model(_fixed(graph, f, B, n), tmp, compress_to_fp16=False)
+        if not shared.exists():
+            os.replace(_link(tmp.with_suffix('.bin'), shared.with_suffix(f'.{os.getpid()}')), shared)
+        if filecmp.cmp(tmp.with_suffix('.bin'), shared, shallow=False):   # the same weights: link them
+            os.replace(_link(shared, tmp.with_suffix('.link')), tmp.with_suffix('.bin'))
+        os.replace(tmp.with_suffix('.bin'), path.with_suffix('.bin'))
+        os.replace(tmp, path)                                 # the graph last: its file means it is whole
+    return {n: graph_path(key, n) for n in rows}
+
+def _link(src: Path, dst: Path) -> Path:
+    os.link(src, dst)
+    return dst
 
 
 # %% ../nbs/01e_compiled.ipynb #8d0b6ed4
@@ -330,11 +413,13 @@ def _release(box: list, held: int):   # given the list: a notebook's globals may
 
 def openvino_step(model, threads: int | None = None, batch: bool = False) -> OpenVINOStep:
     """`FusedForward(model)` compiled by OpenVINO for the CPU in strict f32, with graphs for `fixed_rows`
-    too (or, for `batch`es of sequences, one graph for any number of them and of rows)."""
+    too (or, for `batch`es of sequences, one graph for any number of them and of rows), traced once
+    (`graph_key`)."""
     if model.device.type != 'cpu' or model.dtype != torch.float32:
         raise ValueError(f'the OpenVINO step runs fp32 models on the CPU; got {model.dtype} '
                          f'on {model.device}')
-    step = openvino_compile(FusedForward(model), model, 'f32', threads, batch=batch,
+    f = FusedForward(model)
+    step = openvino_compile(f, model, 'f32', threads, batch=batch, key=graph_key(f, model, batch),
                             rows=(0,) if batch else (0, *fixed_rows(model)))
     held = _weights(model) * len(step.buckets)
     _HELD[0] += held

@@ -66,7 +66,8 @@ def make_step(model, name: str, batch: bool = False):
             print('specdec: compiling the target with OpenVINO ...', end='', file=sys.stderr, flush=True)
         steps[key] = openvino_step(model, batch=batch) if name == 'openvino' else lean_step(model)
         if name == 'openvino':
-            print(f' {steps[key].seconds:.1f} s', file=sys.stderr)
+            how = ' (its graphs traced before)' if steps[key].loaded else ''
+            print(f' {steps[key].seconds:.1f} s{how}', file=sys.stderr)
     return steps[key]
 
 def step_tag(model, name: str) -> str:

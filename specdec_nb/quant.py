@@ -13,7 +13,7 @@ from .engine import Proposer, Request, Feedback
 from .measure import make_step, _ACTIVE, _stored, _store
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
-from .compiled import openvino_compile, StackedCache, padded_rows
+from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
 from .sizing import _cost
 
 # %% auto #0
@@ -91,7 +91,8 @@ _QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic):
 def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True):
     """The draft forward `QuantForward(model, quant)`: compiled by OpenVINO with activations in `precision`
     (default 'f32'; 'bf16' converts the whole f32 cache at every call), else eager. `dynamic`: OpenVINO may
-    quantize the activations of integer products too (its default), else it computes them exactly."""
+    quantize the activations of integer products too (its default), else it computes them exactly.
+    Its graph is traced once (`graph_key`)."""
     why = lean_unsupported(model)
     if why: raise ValueError(f'no quantized draft for this model ({why})')
     bits, key = parse_quant(quant)[0], (quant, precision, dynamic)
@@ -101,7 +102,8 @@ def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic
         ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
         cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
         steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
-                                       config=cfg, rows=(1,)) if ov else f)   # it drafts one row at a time
+                                       config=cfg, rows=(1,), key=graph_key(f, model, extra=quant))
+                      if ov else f)                                  # it drafts one row at a time
     return steps[key]
 
 # %% ../nbs/05b_quant.ipynb #1aaa8fda
