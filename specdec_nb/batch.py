@@ -410,7 +410,7 @@ def generate_batch(model, prompts, proposers=None, *, max_new_tokens: int = 128,
     s = Sampling(do_sample, temperature, top_k, top_p)
     kernels = default_kernels() if kernels is None else kernels
     eos, plan = _eos_ids(model, eos_token_id), kernel_plan(model, kernels)
-    step = step_name(model, compile, kernels)
+    step = step_name(model, compile, kernels, batch=True)
     t = _token_curve(model, cost, len(prompts), kernels, step)
     with planned(model, plan), torch.inference_mode():
         _ACTIVE[model] = kernels, step                  # the drafters' own curves: these products, this step

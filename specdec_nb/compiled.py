@@ -5,39 +5,56 @@
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
 import filecmp, hashlib, os, re, time, weakref, zlib
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
 from torch import nn
-from .target import Target, growing_cache
+from .core import Draft
+from .target import Target, growing_cache, tree_mask
 
 # %% auto #0
-__all__ = ['OV_ROWS', 'lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'padded_rows', 'CompiledTarget',
-           'lean_step', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key', 'graph_path',
-           'save_graphs', 'ov_memory', 'fixed_rows', 'openvino_step']
+__all__ = ['LEAN_TYPES', 'OV_ROWS', 'lean_unsupported', 'LeanForward', 'FusedForward', 'StackedCache', 'padded_rows',
+           'CompiledTarget', 'lean_step', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key',
+           'graph_path', 'save_graphs', 'ov_memory', 'fixed_rows', 'openvino_step']
 
 # %% ../nbs/01e_compiled.ipynb #2920f5a5
-def lean_unsupported(model) -> str | None:
-    "Why the lean forward cannot run `model` (None: it can): Llama/Qwen2, default RoPE, full attention."
-    c = model.config
-    rope = getattr(c, 'rope_parameters', None) or {}
-    if c.model_type not in ('llama', 'qwen2'): return f'model type {c.model_type!r} (lean: llama, qwen2)'
-    if rope.get('rope_type', 'default') != 'default': return f"RoPE type {rope.get('rope_type')!r}"
-    if getattr(c, 'use_sliding_window', False): return 'sliding-window attention'
-    if getattr(c, 'mlp_bias', False) or getattr(c, 'attention_bias', False) and c.model_type == 'llama':
-        return 'biases where Llama has none'
-    if getattr(c, 'hidden_act', 'silu') != 'silu': return f'activation {c.hidden_act!r}'
-    return None
+LEAN_TYPES = ('llama', 'qwen2', 'gemma3_text')
 
-def _rope_theta(c) -> float:
+def lean_unsupported(model, batch: bool = False) -> str | None:
+    """Why the lean forward cannot run `model` (None: it can): Llama, Qwen2 or Gemma 3 text, default RoPE;
+    `batch`: for several sequences at once (then no sliding-window layers)."""
+    c, gemma = model.config, model.config.model_type == 'gemma3_text'
+    if c.model_type not in LEAN_TYPES: return f"model type {c.model_type!r} (lean: {', '.join(LEAN_TYPES)})"
+    kind = next((r.get('rope_type') for r in _ropes(c) if r.get('rope_type', 'default') != 'default'), None)
+    if kind: return f'RoPE type {kind!r}'
+    if getattr(c, 'use_sliding_window', False): return 'sliding-window attention'
+    if gemma and batch and 'sliding_attention' in c.layer_types: return 'sliding-window layers in a batch'
+    if gemma and (c.final_logit_softcapping or c.attn_logit_softcapping): return 'soft-capped logits'
+    if gemma and c.use_bidirectional_attention: return 'bidirectional attention'
+    if getattr(c, 'mlp_bias', False) or getattr(c, 'attention_bias', False) and c.model_type != 'qwen2':
+        return 'biases where Llama has none'
+    act = c.hidden_activation if gemma else getattr(c, 'hidden_act', 'silu')
+    return None if act == ('gelu_pytorch_tanh' if gemma else 'silu') else f'activation {act!r}'
+
+
+# %% ../nbs/01e_compiled.ipynb #59a34ee0
+def _ropes(c) -> list:
+    "The RoPE parameters of each kind of layer (one set where all layers are alike)."
     rope = getattr(c, 'rope_parameters', None) or {}
+    return [r for r in rope.values() if isinstance(r, dict)] or [rope]
+
+def _rope_theta(c, kind: str = 'full_attention') -> float:
+    "The RoPE base of `kind` layers ('full_attention' or 'sliding_attention')."
+    rope = getattr(c, 'rope_parameters', None) or {}
+    rope = rope.get(kind, rope) if isinstance(rope.get(kind), dict) else rope
     return float(rope.get('rope_theta', getattr(c, 'rope_theta', 10000.0)))
 
 # %% ../nbs/01e_compiled.ipynb #e59ffc52
 class LeanForward(nn.Module):
-    "The decoder of a Llama/Qwen2 model as one function of explicit tensors (see `forward`)."
+    "The decoder of a Llama/Qwen2/Gemma 3 model as one function of explicit tensors (see `forward`)."
     def __init__(self, model):
         super().__init__()
         c, dec = model.config, model.get_decoder()
@@ -46,12 +63,36 @@ class LeanForward(nn.Module):
         self.eps, self.layers, self.norm = c.rms_norm_eps, dec.layers, dec.norm
         # plain tensors, not parameters: a tied head is not registered twice (so tracers take it)
         self.tensors = (dec.embed_tokens.weight.detach(), model.get_output_embeddings().weight.detach())
-        inv = _rope_theta(c) ** -(torch.arange(0, self.hd, 2, dtype=torch.float32) / self.hd)
-        self.register_buffer('inv_freq', inv.to(model.device), persistent=False)
+        for name, kind in (('inv_freq', 'full_attention'), ('inv_local', 'sliding_attention')):
+            inv = _rope_theta(c, kind) ** -(torch.arange(0, self.hd, 2, dtype=torch.float32) / self.hd)
+            self.register_buffer(name, inv.to(model.device), persistent=False)
+        self.gemma(c) if c.model_type == 'gemma3_text' else self.llama()
 
-    def rms(self, x, w): return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+    def rms(self, x, w):
+        w = w + 1 if self.plus_one else w
+        return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
     def dense(self, x, w, b=None): return F.linear(x, w, b)
     def embed(self, ids): return F.embedding(ids, self.tensors[0])
+
+# %% ../nbs/01e_compiled.ipynb #6c68406e
+@patch
+def llama(self: LeanForward):
+    "Llama and Qwen2: a norm before attention and one before the MLP; every layer sees the whole past."
+    self.plus_one, self.scale, self.embed_scale, self.act = False, self.hd ** -0.5, None, F.silu
+    self.norms = [(L.input_layernorm.weight, None, L.post_attention_layernorm.weight, None)
+                  for L in self.layers]
+    self.local, self.qk_norms, self.window = [False] * len(self.layers), None, 0
+
+@patch
+def gemma(self: LeanForward, c):
+    "Gemma 3: four norms a layer (1 + w), q/k norms, a scaled embedding, GELU, sliding-window layers."
+    self.plus_one, self.scale, self.window = True, c.query_pre_attn_scalar ** -0.5, c.sliding_window
+    self.embed_scale, self.act = torch.tensor(c.hidden_size ** 0.5), partial(F.gelu, approximate='tanh')
+    self.norms = [(L.input_layernorm.weight, L.post_attention_layernorm.weight,
+                   L.pre_feedforward_layernorm.weight, L.post_feedforward_layernorm.weight)
+                  for L in self.layers]
+    self.qk_norms = [(L.self_attn.q_norm.weight, L.self_attn.k_norm.weight) for L in self.layers]
+    self.local = [k == 'sliding_attention' for k in c.layer_types]
 
 # %% ../nbs/01e_compiled.ipynb #7e6e1eac
 def _rotate(x, cos, sin):
@@ -62,7 +103,7 @@ def _rotate(x, cos, sin):
 def attend(self: LeanForward, q, k, v, pk, pv, mask):
     "Attention of new rows `q` over the past `pk, pv` and the new `k, v`; query heads grouped per key head."
     B, n, g, room = q.shape[0], q.shape[2], self.H // self.Hkv, pk.shape[2]
-    qg = q.reshape(B, self.Hkv, g * n, self.hd) * self.hd ** -0.5
+    qg = q.reshape(B, self.Hkv, g * n, self.hd) * self.scale
     s = torch.cat([qg @ pk.transpose(-1, -2), qg @ k.transpose(-1, -2)], -1) + mask.repeat(1, 1, g, 1)
     p = s.softmax(-1)
     out = p[..., :room] @ pv + p[..., room:] @ v
@@ -70,19 +111,43 @@ def attend(self: LeanForward, q, k, v, pk, pv, mask):
 
 # %% ../nbs/01e_compiled.ipynb #9a9a6557
 @patch
+def post(self: LeanForward, x, w): return x if w is None else self.rms(x, w)
+
+@patch
+def heads(self: LeanForward, i, q, k, cos, sin):
+    "Layer `i`'s q and k `(B, heads, n, d)` rotated to their positions (Gemma: each head normalised first)."
+    if self.qk_norms is not None:
+        q, k = self.rms(q, self.qk_norms[i][0]), self.rms(k, self.qk_norms[i][1])
+    return _rotate(q, cos, sin), _rotate(k, cos, sin)
+
+@patch
 def layer(self: LeanForward, i, x, cos, sin, mask, pk, pv):
     "Decoder layer `i` on `x` `(B, n, D)`: the new states and this layer's new keys and values."
-    L, (B, n) = self.layers[i], x.shape[:2]
-    a, h = L.self_attn, self.rms(x, L.input_layernorm.weight)
+    L, (B, n), (pre, after, pre_mlp, after_mlp) = self.layers[i], x.shape[:2], self.norms[i]
+    a, m, h = L.self_attn, L.mlp, self.rms(x, pre)
     split = lambda t, heads: t.view(B, n, heads, self.hd).transpose(1, 2)
-    q = _rotate(split(self.dense(h, a.q_proj.weight, a.q_proj.bias), self.H), cos, sin)
-    k = _rotate(split(self.dense(h, a.k_proj.weight, a.k_proj.bias), self.Hkv), cos, sin)
+    q, k = self.heads(i, split(self.dense(h, a.q_proj.weight, a.q_proj.bias), self.H),
+                      split(self.dense(h, a.k_proj.weight, a.k_proj.bias), self.Hkv), cos, sin)
     v = split(self.dense(h, a.v_proj.weight, a.v_proj.bias), self.Hkv)
-    x = x + self.dense(self.attend(q, k, v, pk[i], pv[i], mask), a.o_proj.weight)
-    m, h = L.mlp, self.rms(x, L.post_attention_layernorm.weight)
-    act = F.silu(self.dense(h, m.gate_proj.weight)) * self.dense(h, m.up_proj.weight)
-    x = x + self.dense(act, m.down_proj.weight)
-    return x, k, v
+    x = x + self.post(self.dense(self.attend(q, k, v, pk[i], pv[i], mask), a.o_proj.weight), after)
+    h = self.rms(x, pre_mlp)
+    act = self.act(self.dense(h, m.gate_proj.weight)) * self.dense(h, m.up_proj.weight)
+    return x + self.post(self.dense(act, m.down_proj.weight), after_mlp), k, v
+
+# %% ../nbs/01e_compiled.ipynb #4875db60
+def _angles(pos, inv_freq, dtype) -> tuple:
+    "cos and sin `(B, 1, n, d)` of the rotation at positions `pos` `(B, n)`."
+    f = pos[..., None].float() * inv_freq
+    ang = torch.cat([f, f], -1)[:, None]
+    return ang.cos().to(dtype), ang.sin().to(dtype)
+
+@patch
+def window_mask(self: LeanForward, mask, pos, pk):
+    "`mask` with keys `window` or more positions behind each row hidden too (past slot j: position j)."
+    past = torch.ones_like(pk[0, :, 0, :, 0], dtype=torch.float32).cumsum(-1) - 1   # (B, room), traced free
+    keys = torch.cat([past, pos.float()], 1)                                          # (B, room + n)
+    far = pos.float()[..., None] - keys[:, None] >= self.window                       # (B, n, room + n)
+    return mask.masked_fill(far[:, None], torch.finfo(mask.dtype).min)
 
 # %% ../nbs/01e_compiled.ipynb #7ecb4387
 @patch
@@ -90,12 +155,15 @@ def forward(self: LeanForward, ids, pos, mask, pk, pv, rows):
     """`ids, pos` `(B, n)`; `mask` `(B, 1, n, room + n)` additive; `pk, pv` `(layers, B, Hkv, room, d)`;
     `rows` the positions (of the `B * n`, row by row) that need logits. Returns logits `(len(rows), V)`, the
     top (normed) states `(B * n, D)` and the new keys and values `(layers, B, Hkv, n, d)`."""
-    x, f = self.embed(ids), pos[..., None].float() * self.inv_freq
-    ang = torch.cat([f, f], -1)[:, None]
-    cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)
+    x = self.embed(ids)
+    x = x if self.embed_scale is None else x * self.embed_scale.to(x.dtype)
+    rope = {False: _angles(pos, self.inv_freq, x.dtype)}
+    masks = {False: mask}
+    if any(self.local):
+        rope[True], masks[True] = _angles(pos, self.inv_local, x.dtype), self.window_mask(mask, pos, pk)
     ks, vs = [], []
-    for i in range(len(self.layers)):
-        x, k, v = self.layer(i, x, cos, sin, mask, pk, pv)
+    for i, near in enumerate(self.local):
+        x, k, v = self.layer(i, x, *rope[near], masks[near], pk, pv)
         ks.append(k)
         vs.append(v)
     top = self.rms(x, self.norm.weight).flatten(0, 1)
@@ -115,15 +183,15 @@ class FusedForward(LeanForward):
         self.down = [m.down_proj.weight.detach() for m in mlp]
 
     def layer(self, i, x, cos, sin, mask, pk, pv):
-        L, (B, n), d = self.layers[i], x.shape[:2], self.hd
-        q, k, v = self.dense(self.rms(x, L.input_layernorm.weight), *self.qkv[i]).split(
+        (B, n), d, (pre, after, pre_mlp, after_mlp) = x.shape[:2], self.hd, self.norms[i]
+        q, k, v = self.dense(self.rms(x, pre), *self.qkv[i]).split(
             [self.H * d, self.Hkv * d, self.Hkv * d], -1)
         split = lambda t, heads: t.reshape(B, n, heads, d).transpose(1, 2)
-        q, k = _rotate(split(q, self.H), cos, sin), _rotate(split(k, self.Hkv), cos, sin)
+        q, k = self.heads(i, split(q, self.H), split(k, self.Hkv), cos, sin)
         v = split(v, self.Hkv)
-        x = x + self.dense(self.attend(q, k, v, pk[i], pv[i], mask), self.o[i])
-        g, u = self.dense(self.rms(x, L.post_attention_layernorm.weight), self.gate_up[i]).chunk(2, -1)
-        return x + self.dense(F.silu(g) * u, self.down[i]), k, v
+        x = x + self.post(self.dense(self.attend(q, k, v, pk[i], pv[i], mask), self.o[i]), after)
+        g, u = self.dense(self.rms(x, pre_mlp), self.gate_up[i]).chunk(2, -1)
+        return x + self.post(self.dense(self.act(g) * u, self.down[i]), after_mlp), k, v
 
 # %% ../nbs/01e_compiled.ipynb #f5852cc1
 class _LayerView:
@@ -220,6 +288,12 @@ def run(self: CompiledTarget, ids, attention_mask=None, position_ids=None, logit
         self.last_hidden = top[:n]
     return SimpleNamespace(logits=logits[None])
 
+# %% ../nbs/01e_compiled.ipynb #7820d88d
+@patch
+def tree_masks(self: CompiledTarget, d: Draft):
+    "The tree's mask over the cached prefix and its nodes, for every layer."
+    return tree_mask(d, self.n_cached, self.model.dtype, self.device)
+
 # %% ../nbs/01e_compiled.ipynb #d4580de9
 @patch
 @torch.inference_mode()
@@ -296,7 +370,7 @@ def _fixed(graph, f: LeanForward, B: int, n: int):
 
 
 
-# %% ../nbs/01e_compiled.ipynb #f5072c4a
+# %% ../nbs/01e_compiled.ipynb #5c0b39d7
 def _compile(core, graph, cfg: dict):
     "`core.compile_model(graph)` for the CPU, holding a lock on `cfg`'s blob cache while it writes there."
     from filelock import FileLock

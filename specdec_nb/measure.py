@@ -75,12 +75,13 @@ def step_tag(model, name: str) -> str:
     return f"openvino/fixed{'-'.join(map(str, OV_ROWS))}" if name == 'openvino' else name
 
 # %% ../nbs/01f_measure.ipynb #a8a1a7c4
-def step_name(model, compile=None, kernels: str | None = None) -> str:
-    "The step `generate(..., compile=)` runs `model`'s forward with: 'off', 'lean' or 'openvino'."
+def step_name(model, compile=None, kernels: str | None = None, batch: bool = False) -> str:
+    """The step `generate(..., compile=)` runs `model`'s forward with: 'off', 'lean' or 'openvino' (`batch`:
+    for several sequences at once)."""
     mode = 'off' if compile is False else 'best' if compile is True else compile or default_compile()
     if mode not in COMPILE_MODES + ('best',):
         raise ValueError(f"compile must be True, False or one of {', '.join(COMPILE_MODES)}; got {compile!r}")
-    why = lean_unsupported(model)
+    why = lean_unsupported(model, batch)
     ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
     if mode == 'off' or why and mode == 'auto': return 'off'
     if why: raise ValueError(f'compile={compile!r}: no lean forward for this model ({why})')

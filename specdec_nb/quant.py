@@ -154,7 +154,7 @@ def reset(self: QuantProposer, req: Request):
     build its draft step (once); start estimating."""
     super(QuantProposer, self).reset(req)
     if req.kv is not None:                               # a row of a batch: a copy of its keys and values
-        why = lean_unsupported(req.model)
+        why = lean_unsupported(req.model, batch=True)
         if why: raise ValueError(f'no quantized draft for this model ({why})')
         self.target = RowCache(req.model, req.kv)
     if getattr(self, 'target', None) is None or self.target.model is not req.model:

@@ -216,7 +216,7 @@ register('layer-skip', 'the target minus a calibrated set of skipped layers draf
 def _quant(setup, future=None):
     "`--param quant` (default 'auto': the fastest measured here) and `quant_k`; Llama-style targets."
     why = lean_unsupported(setup.model)
-    if why: raise TypeError(f'the quantized draft needs a Llama-style decoder (Llama, Qwen2): {why}')
+    if why: raise TypeError(f'the quantized draft needs a Llama-style decoder (Llama, Qwen2, Gemma 3): {why}')
     return QuantProposer(**given(setup, quant='quant', k='quant_k'))
 
 register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
