@@ -111,7 +111,9 @@ def attend(self: LeanForward, q, k, v, pk, pv, mask):
 
 # %% ../nbs/01e_compiled.ipynb #9a9a6557
 @patch
-def post(self: LeanForward, x, w): return x if w is None else self.rms(x, w)
+def post(self: LeanForward, x, w):
+    "`x` normalised by `w` where the family has a norm there (Gemma: after attention and the MLP), else `x`."
+    return x if w is None else self.rms(x, w)
 
 @patch
 def heads(self: LeanForward, i, q, k, cos, sin):
