@@ -27,12 +27,18 @@ $(STAMP): settings.ini setup.py
 demo: $(STAMP)
 	$(VENV)/bin/specdec demo
 
+# the longest notebooks first (their seconds in CI: 14_batch 178, 05b_quant 168, 00_core 130, ...), so that the two
+# workers finish together rather than one waiting on a long notebook started last
+NB_FIRST := $(patsubst %,nbs/%.ipynb,14_batch 05b_quant 00_core 06d_combine 05_self_spec 04_tree 09c_eagle 13_checks \
+	01e_compiled 03_draft_model 06_ngram)
+NBS := $(NB_FIRST) $(filter-out $(NB_FIRST),$(sort $(wildcard nbs/*.ipynb)))
+
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	OMP_NUM_THREADS=1 $(VENV)/bin/specdec warm --threads 1   # SmolLM2's kernel plan and cost curves, measured once on an idle machine
 	# two notebooks at a time, each in a process of its own (IPython keeps every shell it made alive, so a process
 	# that runs notebook after notebook keeps all their models), one thread each, fewer OpenVINO graphs each (01e_compiled)
-	ls nbs/*.ipynb | xargs -P 2 -I{} env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --timing --path {}
+	printf '%s\n' $(NBS) | xargs -P 2 -I{} env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --timing --path {}
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
 	SPECDEC_KERNELS=linear SPECDEC_COMPILE=off OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # lossless again: F.linear, transformers' forward
 

@@ -14,30 +14,31 @@ from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .models import decoder
 from .kernels import RowsHead
 from .engine import Proposer, Request, Feedback, generate
-from .target import Target, additive_mask
+from .target import Target, GrowingLayer, additive_mask
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
-__all__ = ['llama_decoder', 'n_layers', 'causal_mask', 'run_layers', 'crop_to', 'exit_agreement', 'LayerwiseTarget',
-           'SelfSpecProposer', 'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip', 'save_skip_config',
-           'load_skip_config', 'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter',
+__all__ = ['llama_decoder', 'n_layers', 'causal_mask', 'full_cache', 'layer_inputs', 'run_layers', 'crop_to', 'exit_agreement',
+           'LayerwiseTarget', 'SelfSpecProposer', 'early_exit', 'layer_skip', 'skip_candidates', 'calibrate_skip',
+           'save_skip_config', 'load_skip_config', 'smollm2_skip_path', 'ExitAdapter', 'save_adapter', 'load_adapter',
            'smollm2_adapter_path', 'load_smollm2_adapter']
 
 # %% ../nbs/05_self_spec.ipynb #dc0d91d6
 def llama_decoder(model):
     """`model`'s decoder stack (`models.decoder`) when it is Llama-style (`embed_tokens`, `layers`, `norm`,
-    `rotary_emb`, full attention in every layer), else a clear error: self-speculation runs its parts one by
-    one."""
-    stack, name = decoder(model), type(model).__name__
+    `rotary_emb`; causal attention, full or in sliding windows; logits straight from the head), else a clear
+    error: self-speculation runs its parts one by one."""
+    stack, name, c = decoder(model), type(model).__name__, model.config
     missing = [a for a in ('embed_tokens', 'layers', 'norm', 'rotary_emb') if not hasattr(stack, a)]
     if missing:
         needs = 'self-speculation needs a Llama-style decoder (embed_tokens, layers, norm, rotary_emb)'
         raise TypeError(f"{needs}; {name} has no {', '.join(missing)}")
-    layer_types = getattr(model.config, 'layer_types', None) or []
-    if any(t != 'full_attention' for t in layer_types):
-        raise TypeError("self-speculation here runs full causal attention; "
-                        f"this model has {sorted(set(layer_types))} "
-                        "layers (sliding windows are not supported)")
+    odd = [w for w, on in [('soft-capped final logits', getattr(c, 'final_logit_softcapping', None)),
+                           ('bidirectional attention', getattr(c, 'use_bidirectional_attention', False))]
+           if on]
+    if odd:
+        raise TypeError("self-speculation here reads the head's logits as they are under causal "
+                        f"attention; {name} has {' and '.join(odd)}")
     return stack
 
 def n_layers(model) -> int:
@@ -45,23 +46,55 @@ def n_layers(model) -> int:
     return len(llama_decoder(model).layers)
 
 # %% ../nbs/05_self_spec.ipynb #3d3dddcc
-def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu') -> torch.Tensor:
-    "Additive mask `(1, 1, q, past+q)`: new token i sees the `past` cached tokens and new tokens 0..i."
-    return additive_mask(torch.ones(q, past + q, dtype=torch.bool, device=device).tril(past), dtype, device)
+def causal_mask(past: int, q: int, dtype=torch.float32, device='cpu',
+                window: int | None = None) -> torch.Tensor:
+    """Additive mask `(1, 1, q, past+q)`: new token i sees the `past` cached tokens and new tokens 0..i;
+    with a `window`, only those less than `window` positions behind it."""
+    allowed = torch.ones(q, past + q, dtype=torch.bool, device=device).tril(past)
+    if window is not None:
+        allowed &= ~torch.ones_like(allowed).tril(past - window)   # keys `window` or more behind
+    return additive_mask(allowed, dtype, device)
+
+def full_cache() -> DynamicCache:
+    "A `DynamicCache` whose every layer keeps every position (`GrowingLayer`s): windows are drawn by masks."
+    cache = DynamicCache()
+    cache.layer_class_to_replicate = GrowingLayer
+    return cache
 
 @functools.cache
 def _layer_kw(cls) -> str:
     return 'cache' if 'cache' in inspect.signature(cls.forward).parameters else 'past_key_values'
 
+@functools.cache
+def _rope_kinds(cls) -> bool:
+    return 'layer_type' in inspect.signature(cls.forward).parameters
+
+# %% ../nbs/05_self_spec.ipynb #fba51c82
+def _kind(layer) -> tuple:
+    "A decoder layer's kind of attention and its sliding window (None, None for a Llama layer)."
+    return getattr(layer.self_attn, 'layer_type', None), getattr(layer.self_attn, 'sliding_window', None)
+
+def layer_inputs(base, layer, h: torch.Tensor, pos: torch.Tensor, past: int):
+    """`(position embeddings, mask)` for decoder `layer` on `h` at positions `pos` after `past` cached
+    ones: the RoPE of its kind of layer, its sliding window (mask None: one new row, nothing hidden)."""
+    kind, window = _kind(layer)
+    rope = base.rotary_emb
+    pe = rope(h, position_ids=pos, layer_type=kind) if _rope_kinds(type(rope)) else rope(h, position_ids=pos)
+    q = h.shape[1]
+    if q == 1 and (window is None or past < window): return pe, None
+    return pe, causal_mask(past, q, h.dtype, h.device, window)
+
 def run_layers(base, layers, h: torch.Tensor, cache, start: int) -> torch.Tensor:
     """Run `h` `(1, q, D)`, at positions `start`.., through decoder
     `layers` of `base`, appending their keys and values to `cache`."""
     if not layers or h.shape[1] == 0: return h
-    q, kw = h.shape[1], _layer_kw(type(layers[0]))
+    q, kw, inputs = h.shape[1], _layer_kw(type(layers[0])), {}
     pos = torch.arange(start, start + q, device=h.device)[None]
-    pe = base.rotary_emb(h, position_ids=pos)
-    mask = None if q == 1 else causal_mask(start, q, h.dtype, h.device)
     for m in layers:
+        kind = _kind(m)
+        if kind not in inputs:
+            inputs[kind] = layer_inputs(base, m, h, pos, start)
+        pe, mask = inputs[kind]
         h = m(h, attention_mask=mask, position_ids=pos, position_embeddings=pe, use_cache=True, **{kw: cache})
     return h
 
@@ -94,6 +127,7 @@ class LayerwiseTarget(Target):
     that takes from a self-speculative drafter what it already computed."""
     def __init__(self, model, split: int, reuse: bool = True):
         super().__init__(model)
+        self.cache = full_cache()   # every layer keeps every position: the two parts hold different lengths
         self.base, self.head = llama_decoder(model), model.get_output_embeddings()
         self.split, self.reuse = split, reuse
         self.lower, self.upper = list(self.base.layers[:split]), list(self.base.layers[split:])
@@ -346,9 +380,9 @@ class ExitAdapter(nn.Module):
         "Normed adapter output `(B, T, D)` for full sequences of layer-L states `h` (training)."
         T = h.shape[1]
         pos = torch.arange(T, device=h.device)[None].expand(h.shape[0], -1)
-        pe = self.base.rotary_emb(h, position_ids=pos)
-        return self.norm(self.layer(h, attention_mask=causal_mask(0, T, h.dtype, h.device), position_ids=pos,
-                                    position_embeddings=pe))
+        pe, _ = layer_inputs(self.base, self.layer, h, pos, 0)
+        mask = causal_mask(0, T, h.dtype, h.device, _kind(self.layer)[1])
+        return self.norm(self.layer(h, attention_mask=mask, position_ids=pos, position_embeddings=pe))
 
 # %% ../nbs/05_self_spec.ipynb #cba3459e
 def save_adapter(ad: ExitAdapter, target, path, dtype=torch.float16):

@@ -20,6 +20,7 @@ def parse(argv=None):
     p.add_argument('--device', default='cuda', help='cuda (default), cuda:N or cpu')
     p.add_argument('--dtype', default='bf16', choices=['bf16', 'fp16', 'fp32'], help='the timing model (bf16)')
     p.add_argument('--check-dtypes', default='bf16,fp32', help='dtypes of the exactness check (bf16,fp32)')
+    p.add_argument('--archs', default=None, help='tiny architectures of the exactness check (default: all of checks.ARCHS)')
     p.add_argument('--tiny', action='store_true', help='dry run: a 2-layer model of SmolLM2 shape, 8 tokens, T(1..8)')
     p.add_argument('--json', default='bench_out/gpu_check.json', help='where the JSON goes')
     p.add_argument('--limit', type=int, default=1, help='Spec-Bench prompts per group in the benchmark (1)')
@@ -36,8 +37,10 @@ def main(argv=None) -> int:
         return 2
     from specdec_nb.checks import gpu_check, gpu_report
     new_tokens, max_n = a.max_new_tokens or (8 if a.tiny else 128), a.max_n or (8 if a.tiny else 64)
+    from specdec_nb.checks import ARCHS
+    archs = tuple(a.archs.split(',')) if a.archs else tuple(ARCHS)
     res = gpu_check(a.device, a.dtype, tiny=a.tiny, json_path=a.json, check_dtypes=tuple(a.check_dtypes.split(',')),
-                    limit=a.limit, max_new_tokens=new_tokens, max_n=max_n)
+                    archs=archs, limit=a.limit, max_new_tokens=new_tokens, max_n=max_n)
     print(gpu_report(res))
     print(f'\nwrote {a.json} ({res["config"]["total_s"]:.0f} s)')
     return 1 if any(r['status'] == 'FAIL' for r in res['check']) else 0
