@@ -4,21 +4,22 @@
 
 # %% ../nbs/05b_quant.ipynb #d3a21e06
 from __future__ import annotations
-import sys, time, weakref
+import math, sys, time, weakref
 import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
-from .core import Draft, process_logits
+from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
 from .measure import make_step, _ACTIVE, _stored, _store
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
-from .sizing import _cost
+from .sizing import _cost, pay_floor
+from .tree import TreeDraftProposer
 
 # %% auto #0
 __all__ = ['QUANTS', 'parse_quant', 'quantize', 'dequantize', 'QuantForward', 'quant_step', 'QuantProposer', 'chain_rate',
-           'best_chain', 'RowCache', 'logits_both', 'quant_table', 'best_quant']
+           'best_chain', 'RowCache', 'QuantTreeProposer', 'logits_both', 'quant_table', 'best_quant']
 
 # %% ../nbs/05b_quant.ipynb #b62870d4
 QUANTS = ('bf16', 'int8', 'int4:32', 'int4:64')
@@ -86,30 +87,32 @@ def _as_int4(graph):
                     target.replace_source_output(new.output(0))
 
 # %% ../nbs/05b_quant.ipynb #6e0e48a4
-_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic): its draft step}
+_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows): its draft step}
 
-def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True):
+def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True,
+               rows: tuple = (1,)):
     """The draft forward `QuantForward(model, quant)`: compiled by OpenVINO with activations in `precision`
     (default 'f32'; 'bf16' converts the whole f32 cache at every call), else eager. `dynamic`: OpenVINO may
     quantize the activations of integer products too (its default), else it computes them exactly.
-    Its graph is traced once (`graph_key`)."""
+    Its graphs (one per row count of `rows`) are traced once (`graph_key`)."""
     why = lean_unsupported(model)
     if why: raise ValueError(f'no quantized draft for this model ({why})')
-    bits, key = parse_quant(quant)[0], (quant, precision, dynamic)
+    bits, key = parse_quant(quant)[0], (quant, precision, dynamic, rows)
     steps = _QSTEPS.setdefault(model, {})
     if key not in steps:
         f = QuantForward(model, quant).eval()
         ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
         cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
         steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
-                                       config=cfg, rows=(1,), key=graph_key(f, model, extra=quant))
-                      if ov else f)                                  # it drafts one row at a time
+                                       config=cfg, rows=rows, key=graph_key(f, model, extra=quant))
+                      if ov else f)                     # a chain drafts one row at a time
     return steps[key]
 
 # %% ../nbs/05b_quant.ipynb #1aaa8fda
 class QuantProposer(Proposer):
     """Drafts a chain with the target's own weights in `quant` (`QUANTS`, or 'auto': the fastest measured
     here), over the target's KV cache; `k` the first length, then sized by the measured cost."""
+    rows = (1,)                 # the draft's row counts: a chain feeds one token at a time
     needs = frozenset({'kv'})   # only a batch's rows are handed keys and values; alone it shares the target's
     def __init__(self, quant: str = 'auto', k: int = 4, max_k: int = 12, precision: str | None = None,
                  sized: bool = True):
@@ -160,7 +163,8 @@ def reset(self: QuantProposer, req: Request):
     if getattr(self, 'target', None) is None or self.target.model is not req.model:
         raise ValueError('QuantProposer needs the target it made (generate calls make_target)')
     quant = best_quant(req.model, self.sampling.greedy) if self.quant == 'auto' else self.quant
-    self.step, self.k, self.chosen = quant_step(req.model, quant, self.precision), self.k0, quant
+    self.step = quant_step(req.model, quant, self.precision, rows=self.rows)
+    self.k, self.chosen = self.k0, quant
     self.cost = _cost(req.model, self.max_k + 1, None, len(req.tokens))
     self.hits, self.misses = 9.0, 1.0                   # a prior: alpha 0.9
     self.t_draft, self.t_target, self._tf, self.last = None, None, 0.0, None
@@ -215,6 +219,92 @@ def promise(self: QuantProposer) -> float:
     d = self.t_draft / self.t_target if self.t_draft and self.t_target else 0.5
     return chain_rate(self.hits / (self.hits + self.misses), d, self.cost, self.k)
 
+# %% ../nbs/05b_quant.ipynb #5880d2d2
+class QuantTreeProposer(QuantProposer):
+    """`QuantProposer`'s draft grown as a dynamic tree (EAGLE-2's): each level feeds the `topk` likeliest
+    nodes so far in one draft forward and gives each its `topk` likeliest children; the `total_tokens` best
+    nodes are kept, cut to those that pay by the target's cost curve (`sized`); `k`: the first depth."""
+    def __init__(self, quant: str = 'auto', topk: int = 3, k: int = 4, max_k: int = 10,
+                 total_tokens: int = 16, precision: str | None = None, sized: bool = True):
+        super().__init__(quant, k, max_k, precision, sized)
+        if topk < 1 or total_tokens < 1:
+            raise ValueError(f'topk and total_tokens must be >= 1, got {topk} and {total_tokens}')
+        self.topk, self.total_tokens, self.rows = topk, total_tokens, (1, topk)
+
+@patch
+def reset(self: QuantTreeProposer, req: Request):
+    "As `QuantProposer`'s, with a draft graph for `topk` rows too, and the cost curve that sizes the tree."
+    if req.kv is not None:
+        raise ValueError('quant-tree drafts for one request at a time; '
+                         'the rows of a batch draft chains (quant)')
+    QuantProposer.reset(self, req)
+    self.costs = _cost(req.model, self.total_tokens, None, len(req.tokens))
+    self.min_sure = pay_floor(self.costs)
+
+# %% ../nbs/05b_quant.ipynb #45ab4023
+@patch
+def _feed(self: QuantTreeProposer, toks: list[int], pos: list[int], sees: list[list[int]]) -> torch.Tensor:
+    """The draft's log-probabilities `(n, V)` after `n` nodes `toks` at positions `pos`, each seeing the
+    committed prefix and the scratch slots `sees` (its ancestors'); their keys and values fill the next
+    slots."""
+    c, n = self.target.cache, len(toks)
+    R, S, low = 1 if n == 1 else self.topk, c.n, torch.finfo(c.K.dtype).min
+    mask = torch.full((1, 1, R, c.room + R), low, dtype=c.K.dtype)
+    mask[..., :S] = 0
+    for i in range(R):                                # padding rows repeat the last node
+        mask[0, 0, i, sees[min(i, n - 1)]] = 0
+        mask[0, 0, i, c.room + i] = 0
+    pad = lambda xs: xs + xs[-1:] * (R - n)
+    logits, _, kn, vn = self.step(torch.tensor([pad(toks)]), torch.tensor([pad(pos)]), mask, c.K, c.V,
+                                  torch.arange(R))
+    at, self._free = self._free, self._free + n
+    c.K[:, :, :, at:at + n], c.V[:, :, :, at:at + n] = kn[:, :, :, :n], vn[:, :, :, :n]
+    return logits[:n].float().log_softmax(-1)
+
+# %% ../nbs/05b_quant.ipynb #7766daff
+@patch
+@torch.inference_mode()
+def propose(self: QuantTreeProposer, tokens: list[int], budget: int) -> Draft | None:
+    "A dynamic tree at most `k` (and `budget`) deep over the target's cache; `_grown`: all its nodes."
+    c, depth, t0 = self.target.cache, min(self.k, budget), time.perf_counter()
+    S, K = c.n, self.topk
+    c.reserve(S + max(1 + K * depth, padded_rows(self.target.step, self.total_tokens + 1, self.target.pad)))
+    self._free, self._levels, line = S, 1, {-1: [S]}       # line[i]: the slots node i's children see
+    lp, toks, par, score, front = self._feed([tokens[-1]], [S], [[]]), [], [], [], [-1]
+    for lvl in range(1, depth + 1):
+        if lvl > 1:
+            front = sorted(front, key=lambda i: (-score[i], i))[:K]
+            if self.sized:                             # a node less likely than its row's price: not grown
+                front = [i for i in front if math.exp(score[i]) >= self.min_sure]
+            if not front: break
+            line.update({i: line[par[i]] + [self._free + j] for j, i in enumerate(front)})
+            sees = [line[par[i]] for i in front]
+            lp, self._levels = self._feed([toks[i] for i in front], [S + lvl - 1] * len(front), sees), lvl
+        top = lp.topk(min(K, lp.shape[-1]), dim=-1)
+        base = torch.tensor([score[a] if a >= 0 else 0.0 for a in front])[:, None]
+        par += [a for a in front for _ in range(top.indices.shape[1])]
+        score += (base + top.values).reshape(-1).tolist()
+        front = list(range(len(toks), len(toks) + top.indices.numel()))
+        toks += top.indices.reshape(-1).tolist()
+    self._node_parents, self._grown = par, (toks, par, score)
+    keep = TreeDraftProposer._keep(self, score)             # 04_tree: the best, each after its parent
+    self.t_last, self.expected = time.perf_counter() - t0, sum(math.exp(score[i]) for i in keep)
+    self.last = sub_draft(torch.tensor(toks, device=self.device), par, keep) if keep else None
+    return self.last
+
+@patch
+def update(self: QuantTreeProposer, fb: Feedback):
+    "Acceptance per level and the draft's time per level, from a step of its own tree; the next depth."
+    d, v, t = fb.draft, fb.verdict, self.target
+    forward, self._tf = t.times['target_forward'] - self._tf, t.times['target_forward']
+    if d is None or d is not self.last or not self.sized: return
+    deep = max(draft_depths(d))
+    self.hits, self.misses = 0.9 * self.hits + v.n_accepted, 0.9 * self.misses + (v.n_accepted < deep)
+    self.t_draft = _ema(self.t_draft, self.t_last / self._levels)
+    self.t_target = _ema(self.t_target, forward / self.costs[min(len(d), len(self.costs) - 1)])
+    alpha = self.hits / (self.hits + self.misses)
+    self.k = best_chain(alpha, self.t_draft / self.t_target, self.cost, self.max_k)
+
 # %% ../nbs/05b_quant.ipynb #36290cbc
 def _kv(model, room: int) -> torch.Tensor:
     c = model.config
@@ -262,7 +352,7 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
     target = make_step(model, 'lean' if step == 'off' else step)
     t_ms, cost, out = _row_ms(target, model), _cost(model, most + 1, None, ids.shape[1]), {}
     for quant in quants:
-        kept = (quant, precision, True) in _QSTEPS.get(model, {})
+        kept = (quant, precision, True, (1,)) in _QSTEPS.get(model, {})
         s = quant_step(model, quant, precision)
         p, q = (x.softmax(-1) for x in logits_both(model, s, ids, start=start))
         r = dict(agreement=(p.argmax(-1) == q.argmax(-1)).float().mean().item(),
@@ -273,7 +363,7 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
             r[f'{mode}_rate'] = chain_rate(a, d, cost, best_chain(a, d, cost, most))
         out[quant] = r
         if not kept:                                  # measured, not kept: each compiled draft holds ~1 GB
-            _QSTEPS[model].pop((quant, precision, True))
+            _QSTEPS[model].pop((quant, precision, True, (1,)))
     return out
 
 # %% ../nbs/05b_quant.ipynb #90c0e23d

@@ -15,7 +15,7 @@ from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
 from .combine import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
-from .quant import QuantProposer
+from .quant import QuantProposer, QuantTreeProposer
 from .xdraft import XDraftProposer
 from .compiled import lean_unsupported
 from .sizing import cost_param
@@ -219,8 +219,16 @@ def _quant(setup, future=None):
     if why: raise TypeError(f'the quantized draft needs a Llama-style decoder (Llama, Qwen2, Gemma 3): {why}')
     return QuantProposer(**given(setup, quant='quant', k='quant_k'))
 
+def _quant_tree(setup, future=None):
+    "`--param quant`, `quant_k` (the first depth), `quant_topk` and `quant_nodes` (the most kept)."
+    _quant(setup)                                             # the same checks
+    kw = given(setup, quant='quant', k='quant_k', topk='quant_topk', total_tokens='quant_nodes')
+    return QuantTreeProposer(**kw)
+
 register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
     _quant)
+register('quant-tree', "the quantized target grows a dynamic tree of its likeliest guesses, cut to pay")(
+    _quant_tree)
 register('suffix-quant', "the suffix tree when its match pays, else the quantized target's chain")(
     lambda setup, future: FallbackProposer(bench_proposer(setup, 'suffix', owner='suffix-quant'),
                                            _quant(setup), cost=_cost_param(setup), lazy=True))

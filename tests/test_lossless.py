@@ -15,7 +15,7 @@ from specdec_nb.checks import ARCHS, our_methods, tiny_setup, check_method
 
 NAMES = our_methods()
 SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip', 'eagle', 'eagle-tree', 'suffix-eagle',
-             'quant', 'suffix-quant'}   # Llama-style decoders only (Gemma 3's sliding windows included)
+             'quant', 'quant-tree', 'suffix-quant'}   # Llama-style decoders only (Gemma 3's sliding windows included)
 LOSSLESS = [n for n in NAMES if n != 'vanilla' and METHODS[n].verify is None   # not the lossy ones
             and not METHODS[n].greedy_only]                                  # nor the greedy-only
 GREEDY_ONLY = [n for n in NAMES if METHODS[n].greedy_only]
