@@ -27,19 +27,19 @@ $(STAMP): settings.ini setup.py
 demo: $(STAMP)
 	$(VENV)/bin/specdec demo
 
-# the longest notebooks first (their seconds in CI: 14_batch 178, 05b_quant 168, 00_core 130, ...), so that the two
-# workers finish together rather than one waiting on a long notebook started last
-NB_FIRST := $(patsubst %,nbs/%.ipynb,14_batch 05b_quant 00_core 06d_combine 05_self_spec 04_tree 09c_eagle 13_checks \
-	01e_compiled 03_draft_model 06_ngram)
-NBS := $(NB_FIRST) $(filter-out $(NB_FIRST),$(sort $(wildcard nbs/*.ipynb)))
+# the notebooks that take longest (their seconds in CI: 05b_quant 203, 14_batch 189, 06d_combine 107, ...), in that
+# order, each in a process of its own; the short ones (under ~15 s each) run one after another in one process
+NB_LONG := $(patsubst %,nbs/%.ipynb,05b_quant 14_batch 06d_combine 13_checks 05_self_spec 04_tree 09c_eagle 00_core \
+	03_draft_model 01e_compiled 06_ngram 13a_longrun 09_medusa 07_lookahead 01f_measure 01c_kernels 02_engine index \
+	11_widgets 02a_testing 03b_xdraft)
+NB_SHORT := $(filter-out $(NB_LONG),$(sort $(wildcard nbs/*.ipynb)))
 
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
-	OMP_NUM_THREADS=1 $(VENV)/bin/specdec warm --threads 1   # SmolLM2's kernel plan and cost curves, measured once on an idle machine
-	# two notebooks at a time, each in a process of its own (IPython keeps every shell it made alive, so a process
-	# that runs notebook after notebook keeps all their models), one thread each, fewer OpenVINO graphs each (01e_compiled)
-	printf '%s\n' $(NBS) | xargs -P 2 -I{} env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --flags slow --timing --path {}
-	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests   # two workers; the docs site is built once (tests/test_docs.py locks)
+	# two lanes (tools/test_lanes.sh): SmolLM2's kernel plan and cost curves measured once (the notebooks wait for it)
+	# beside the sampling half of the losslessness matrix, then the notebooks, one thread each, fewer OpenVINO graphs each
+	bash tools/test_lanes.sh $(VENV) $(NB_LONG) -- $(NB_SHORT)
+	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests -k "not test_sampling_distribution"   # the rest: two workers (the docs site is built once)
 	SPECDEC_KERNELS=linear SPECDEC_COMPILE=off OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # lossless again: F.linear, transformers' forward
 
 # The benchmark's OpenVINO peers (ov-vanilla, ov-pld, ov-default): SmolLM2's IR exported once into the cache by
