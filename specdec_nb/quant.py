@@ -219,7 +219,7 @@ def promise(self: QuantProposer) -> float:
     d = self.t_draft / self.t_target if self.t_draft and self.t_target else 0.5
     return chain_rate(self.hits / (self.hits + self.misses), d, self.cost, self.k)
 
-# %% ../nbs/05b_quant.ipynb #5880d2d2
+# %% ../nbs/05b_quant.ipynb #837de0c2
 class QuantTreeProposer(QuantProposer):
     """`QuantProposer`'s draft grown as a dynamic tree (EAGLE-2's): each level feeds the `topk` likeliest
     nodes so far in one draft forward and gives each its `topk` likeliest children; the `total_tokens` best
@@ -241,7 +241,7 @@ def reset(self: QuantTreeProposer, req: Request):
     self.costs = _cost(req.model, self.total_tokens, None, len(req.tokens))
     self.min_sure = pay_floor(self.costs)
 
-# %% ../nbs/05b_quant.ipynb #45ab4023
+# %% ../nbs/05b_quant.ipynb #916b1908
 @patch
 def _feed(self: QuantTreeProposer, toks: list[int], pos: list[int], sees: list[list[int]]) -> torch.Tensor:
     """The draft's log-probabilities `(n, V)` after `n` nodes `toks` at positions `pos`, each seeing the
@@ -261,7 +261,7 @@ def _feed(self: QuantTreeProposer, toks: list[int], pos: list[int], sees: list[l
     c.K[:, :, :, at:at + n], c.V[:, :, :, at:at + n] = kn[:, :, :, :n], vn[:, :, :, :n]
     return logits[:n].float().log_softmax(-1)
 
-# %% ../nbs/05b_quant.ipynb #7766daff
+# %% ../nbs/05b_quant.ipynb #eb218569
 @patch
 @torch.inference_mode()
 def propose(self: QuantTreeProposer, tokens: list[int], budget: int) -> Draft | None:
