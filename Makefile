@@ -25,6 +25,7 @@ $(STAMP): settings.ini setup.py
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
 # the notebooks that take longest (their seconds in CI: 05b_quant 203, 14_batch 189, 06d_combine 107, ...), in that

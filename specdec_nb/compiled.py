@@ -405,13 +405,14 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
 
 
 # %% ../nbs/01e_compiled.ipynb #45faa258
-def graph_key(f: LeanForward, model, batch: bool = False, extra: str = '') -> str:
-    """The name `f`'s traced graph of `model` is saved under: the forward's class and the source that defines
-    it, the model's config and weights (names, shapes and a CRC-32 of each), OpenVINO's and torch's versions
-    and `extra` (what else shapes the graph)."""
+def graph_key(f: LeanForward | type, model, batch: bool = False, extra: str = '') -> str:
+    """The name the graph of `model` traced through `f` (the forward, or its class) is saved under: the
+    forward's class and the source that defines it, the model's config and weights (names, shapes and a
+    CRC-32 of each), OpenVINO's and torch's versions and `extra` (what else shapes the graph)."""
     import openvino as ov
-    h = hashlib.sha1(_source(type(f)).encode())
-    h.update(f'{type(f).__name__} {batch} {extra} {ov.__version__} {torch.__version__}'.encode())
+    cls = f if isinstance(f, type) else type(f)
+    h = hashlib.sha1(_source(cls).encode())
+    h.update(f'{cls.__name__} {batch} {extra} {ov.__version__} {torch.__version__}'.encode())
     h.update(model.config.to_json_string(use_diff=False).encode())
     for name, w in model.state_dict().items():
         crc = zlib.crc32(w.detach().contiguous().view(-1).view(torch.uint8).numpy())

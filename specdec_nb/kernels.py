@@ -18,9 +18,9 @@ from .models import cache_dir
 
 # %% auto #0
 __all__ = ['KERNELS', 'TIMED_ROWS', 'PLAN_ROWS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'can_pack', 'packed',
-           'rows_product', 'RowsHead', 'matching_kernels', 'l3_mib', 'cold_bytes', 'fastest_kernel', 'shape_plan',
-           'file_backed', 'clean_file_maps', 'page_out', 'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa',
-           'GroupedAttention', 'planned']
+           'rows_product', 'RowsHead', 'matching_kernels', 'l3_mib', 'cold_bytes', 'cold_copies', 'fastest_kernel',
+           'shape_plan', 'file_backed', 'clean_file_maps', 'page_out', 'one_copy', 'single_copy', 'FastLinears',
+           'grouped_sdpa', 'GroupedAttention', 'planned']
 
 # %% ../nbs/01c_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -75,15 +75,15 @@ class RowsHead(nn.Module):
 # %% ../nbs/01c_kernels.ipynb #278f1a6b
 @torch.inference_mode()
 def matching_kernels(w: torch.Tensor, n: int, exact: bool = True, probes: int = 3,
-                     seed: int = 0) -> list[str]:
-    """Names of the `KERNELS` whose result for `n` seeded random rows equals `F.linear`'s with weight `w`:
-    bitwise when `exact`, else up to float32 rounding."""
+                     seed: int = 0, names=None) -> list[str]:
+    """Names of the `KERNELS` (or of `names`) whose result for `n` seeded random rows equals `F.linear`'s
+    with weight `w`: bitwise when `exact`, else up to float32 rounding."""
     g = torch.Generator(device='cpu').manual_seed(seed)
     xs = [torch.randn(n, w.shape[1], generator=g).to(w) for _ in range(probes)]
     pairs = [(x, F.linear(x, w)) for x in xs]
     tol = dict(rtol=1e-4, atol=1e-5 * w.shape[1] ** .5)
     def same(a, b): return torch.equal(a.contiguous(), b) if exact else torch.allclose(a, b, **tol)
-    runs = [k for k in KERNELS if k != 'packed' or can_pack(w)]
+    runs = [k for k in names or KERNELS if k != 'packed' or can_pack(w)]
     return [k for k in runs if all(same(KERNELS[k](x, w), r) for x, r in pairs)]
 
 # %% ../nbs/01c_kernels.ipynb #d353584f
@@ -104,13 +104,18 @@ def cold_bytes(l3: float | None = None) -> int:
 
 # %% ../nbs/01c_kernels.ipynb #719aca7d
 @torch.inference_mode()
+def cold_copies(w: torch.Tensor, cold: int | None = None) -> list[torch.Tensor]:
+    "Copies of `w` that fill `cold` bytes (None: `cold_bytes()`), at most 64: read in turn, from memory."
+    each = w.numel() * w.element_size()
+    return [w.clone() for _ in range(max(1, min(64, (cold or cold_bytes()) // each)))]
+
+@torch.inference_mode()
 def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True,
-                   cold: int | None = None) -> str:
-    """The fastest of `matching_kernels(w, n, exact)`, each timed over copies of `w` that fill `cold` bytes
-    (None: `cold_bytes()`; at most 64 copies), so that it reads its weight from memory as in a whole model;
-    `F.linear` unless another wins by 5 % (noise must not flip the choice)."""
-    names, cold = matching_kernels(w, n, exact), cold or cold_bytes()
-    ws = [w.clone() for _ in range(max(1, min(64, cold // (w.numel() * w.element_size()))))]
+                   cold: int | None = None, copies: list | None = None) -> str:
+    """The fastest of `matching_kernels(w, n, exact)`, each timed over `copies` of `w` (None: `cold_copies(w,
+    cold)`), so that it reads its weight from memory as in a whole model; `F.linear` unless another wins by
+    5 % (noise must not flip the choice)."""
+    names, ws = matching_kernels(w, n, exact), copies or cold_copies(w, cold)
     x, times = torch.randn(n, w.shape[1]).to(w), {k: [] for k in names}
     for r in range(reps + 1):
         for k in names:
@@ -124,17 +129,19 @@ def fastest_kernel(w: torch.Tensor, n: int, reps: int = 7, exact: bool = True,
     return best if med[best] < 0.95 * med['linear'] else 'linear'
 
 # %% ../nbs/01c_kernels.ipynb #91f68755
-TIMED_ROWS = (1, 2, 3, 4, 6, 8, 12, 16, 24)   # row counts timed; the others take the nearest timed below
+TIMED_ROWS = (1, 2, 4, 8, 12, 16, 24)   # row counts timed; the others take the nearest timed below
 PLAN_ROWS = 16384   # a larger weight (a 262k-row head) is timed by its first rows: the same kernels
 
-def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 3, exact: bool = True) -> list[str]:
+def shape_plan(w: torch.Tensor, max_rows: int = 24, reps: int = 2, exact: bool = True) -> list[str]:
     """The kernel for `n = 1..max_rows` rows with weight `w` (`engine.fast_kernels` keeps one per shape and
     machine): timed at `TIMED_ROWS` over at most `PLAN_ROWS` of `w`'s rows; between them, the winner below
     where it still matches `F.linear` there, else `F.linear`. Not `exact`: packed at every count if at any."""
     w, plan = w[:PLAN_ROWS], []
+    ws = cold_copies(w)                      # made (and packed) once, for every row count
     for n in range(1, max_rows + 1):
-        k = fastest_kernel(w, n, reps, exact) if n in TIMED_ROWS or n == 1 else plan[-1]
-        plan.append(k if n in TIMED_ROWS or k == 'linear' or k in matching_kernels(w, n, exact) else 'linear')
+        k = fastest_kernel(w, n, reps, exact, copies=ws) if n in TIMED_ROWS or n == 1 else plan[-1]
+        holds = n in TIMED_ROWS or k == 'linear' or k in matching_kernels(w, n, exact, names=[k])
+        plan.append(k if holds else 'linear')
     return ['packed'] * max_rows if not exact and 'packed' in plan else plan
 
 # %% ../nbs/01c_kernels.ipynb #c9794929

@@ -13,13 +13,13 @@ from .models import vocab_size
 from .kernels import l3_mib, planned, shape_plan
 from .target import Target, _context_len, crop_cache
 from .compiled import CompiledTarget, lean_step, openvino_step, openvino_available, lean_unsupported
-from .compiled import OV_ROWS, padded_rows
+from .compiled import OV_ROWS, padded_rows, FusedForward, graph_key, graph_path
 
 # %% auto #0
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS', 'forward_times',
-           'default_compile', 'make_step', 'step_tag', 'step_name', 'measured_step', 'model_fingerprint', 'machine_key',
-           'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context',
-           'cost_curves', 'parse_cpuinfo', 'machine_info']
+           'default_compile', 'make_step', 'step_tag', 'openvino_built', 'step_name', 'measured_step',
+           'model_fingerprint', 'machine_key', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels',
+           'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info']
 
 # %% ../nbs/01f_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -74,10 +74,34 @@ def step_tag(model, name: str) -> str:
     "The step `name` as the keys of stored timings name it: OpenVINO's with the row counts it may fix."
     return f"openvino/fixed{'-'.join(map(str, OV_ROWS))}" if name == 'openvino' else name
 
+# %% ../nbs/01f_measure.ipynb #744d5d77
+_SAVED = weakref.WeakKeyDictionary()   # model -> whether its OpenVINO graph was found saved (checked once)
+_HINTED = weakref.WeakSet()
+
+def openvino_built(model) -> bool:
+    """Whether `model`'s OpenVINO step was built on this machine: in this process, or traced and saved in
+    the cache (`graph_path`) by an earlier one; looked up once per model and process."""
+    if not openvino_available(): return False
+    if ('openvino', False) in _STEPS.get(model, {}): return True
+    if model not in _SAVED:
+        _SAVED[model] = graph_path(graph_key(FusedForward, model), 0).exists()
+    return _SAVED[model]
+
+def _unbuilt(model) -> bool:
+    "Says once per model that `'auto'` chooses without OpenVINO's step until it is built; False."
+    if model not in _HINTED:
+        _HINTED.add(model)
+        print("specdec: OpenVINO's step is not built for this model yet, so 'auto' chooses without it; "
+              "`specdec warm` (or compile='openvino') builds it once, then 'auto' takes it where it is "
+              "faster", file=sys.stderr)
+    return False
+
 # %% ../nbs/01f_measure.ipynb #a8a1a7c4
-def step_name(model, compile=None, kernels: str | None = None, batch: bool = False) -> str:
+def step_name(model, compile=None, kernels: str | None = None, batch: bool = False,
+              build: bool = False) -> str:
     """The step `generate(..., compile=)` runs `model`'s forward with: 'off', 'lean' or 'openvino' (`batch`:
-    for several sequences at once)."""
+    for several sequences at once). `'auto'` times OpenVINO's step only where it is built (`openvino_built`)
+    or `build` asks to build it."""
     mode = 'off' if compile is False else 'best' if compile is True else compile or default_compile()
     if mode not in COMPILE_MODES + ('best',):
         raise ValueError(f"compile must be True, False or one of {', '.join(COMPILE_MODES)}; got {compile!r}")
@@ -90,20 +114,28 @@ def step_name(model, compile=None, kernels: str | None = None, batch: bool = Fal
     if mode != 'auto': return mode if mode != 'best' else 'openvino' if ov else 'lean'
     if model.device.type != 'cpu' or sum(p.numel() for p in model.parameters()) < AUTO_MIN_PARAMS:
         return 'off'
+    ov = ov and (build or openvino_built(model) or _unbuilt(model))
     return measured_step(model, kernels, ('off', 'lean') + (('openvino',) if ov else ()))
 
 # %% ../nbs/01f_measure.ipynb #9c4b67d2
 def measured_step(model, kernels=None, names=('off', 'lean', 'openvino'), ns=(1, 2, 4, 8, 16)) -> str:
     """The fastest of the steps `names` for `model` on this machine: the least summed forward time over `ns`
-    new rows (interleaved) after 256 cached tokens, measured once and kept in `cache_dir()/steps.json`."""
+    new rows (interleaved) after 256 cached tokens, measured once and kept in `cache_dir()/steps.json`. A
+    first look times one round of each; only the steps within 1.25x of the fastest then get three more."""
     kernels = kernels or default_kernels()
     steps = ','.join(step_tag(model, n) for n in names)
     key = f"{model_fingerprint(model)} | {machine_key(model.device)} | kernels={kernels} | {steps}"
     if key in (stored := _stored('steps.json')): return stored[key]['step']
+    kernel_plan(model, kernels)              # (its own line first, when it is measured too)
     print("specdec: timing this machine's forward steps, once for this model ...", file=sys.stderr)
-    ms = {n: [round(t * 1e3, 2) for t in forward_times(model, 256, ns, 3, kernels, n)] for n in names}
-    best = min(names, key=lambda n: sum(ms[n]))
-    print(f'specdec: {best} is fastest; T(n) in ms for n = {ns}: '
+    t0 = time.perf_counter()
+    ms = {n: forward_times(model, 256, ns, 1, kernels, n) for n in names}   # the first look
+    near = [n for n in names if sum(ms[n]) <= 1.25 * min(map(sum, ms.values()))]
+    if len(near) > 1:
+        ms.update({n: forward_times(model, 256, ns, 3, kernels, n) for n in near})
+    ms = {n: [round(t * 1e3, 2) for t in v] for n, v in ms.items()}
+    best = min(near, key=lambda n: sum(ms[n]))
+    print(f'specdec: {best} is fastest ({time.perf_counter() - t0:.1f} s); T(n) in ms for n = {ns}: '
           + '; '.join(f'{n} {v}' for n, v in ms.items()), file=sys.stderr)
     _store('steps.json', {key: dict(step=best, ms=ms, ns=list(ns))})
     return best
