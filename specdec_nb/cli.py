@@ -353,7 +353,8 @@ def cmd_warm(a):
     setup = _setup(a)
     def chosen(m):
         name = step_name(m, build=True)
-        if name != 'off': make_step(m, name)     # (a choice kept from before may not be built yet)
+        if name != 'off':                        # a choice kept from before may not be built yet
+            make_step(m, name)
         return name
     for what, step in (('kernel plan', kernel_plan), ('forward step', chosen),
                        ('cost curves', cost_curves)):
