@@ -28,22 +28,20 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
-# the notebooks that take longest (their seconds in CI: 05b_quant 203, 14_batch 189, 06d_combine 107, ...), in that
-# order, each in a process of its own; the short ones (under ~15 s each) run one after another in one process
-NB_LONG := $(patsubst %,nbs/%.ipynb,05b_quant 14_batch 06d_combine 13_checks 05_self_spec 04_tree 09c_eagle 00_core \
-	03_draft_model 01e_compiled 06_ngram 13a_longrun 09_medusa 07_lookahead 01f_measure 01c_kernels 02_engine index \
-	11_widgets 02a_testing 03b_xdraft)
+# the jobs that take longest, longest first (their seconds in CI: tests/test_cli.py ~220, 05b_quant 205, the rest of
+# tests/ ~200, 14_batch 190, 06d_combine 108, ...), each in a process of its own; the short notebooks (under ~15 s
+# each) run one after another in one process
+NB_LONG := $(patsubst nbs/tests:%.ipynb,tests:%,$(patsubst %,nbs/%.ipynb,tests:cli 05b_quant tests:rest 14_batch \
+	06d_combine 04_tree 05_self_spec 09c_eagle 13_checks 00_core 01e_compiled 03_draft_model tests:linear 06_ngram \
+	13a_longrun 09_medusa 07_lookahead index 01f_measure 01c_kernels 02_engine 11_widgets 02a_testing 03b_xdraft))
 NB_SHORT := $(filter-out $(NB_LONG),$(sort $(wildcard nbs/*.ipynb)))
 
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	# two lanes (tools/test_lanes.sh): SmolLM2's kernel plan and cost curves measured once (the notebooks wait for it)
-	# beside the sampling half of the losslessness matrix, then the notebooks, one thread each, fewer OpenVINO graphs each
+	# beside the sampling half of the losslessness matrix, then the notebooks and the rest of tests/ (tests:*), longest
+	# first, one thread each, fewer OpenVINO graphs each
 	bash tools/test_lanes.sh $(VENV) $(NB_LONG) -- $(NB_SHORT)
-	# the rest: two workers (the docs site is built once); the greedy matrix on the default kernels and step is
-	# 13_checks' registry check (the same tiny models, prompt and tokens), so here it runs on the other path only:
-	OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests -k "not test_sampling_distribution and not test_greedy_equals_target"
-	SPECDEC_KERNELS=linear SPECDEC_COMPILE=off OMP_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests/test_lossless.py -k greedy   # F.linear, transformers' forward
 
 # The benchmark's OpenVINO peers (ov-vanilla, ov-pld, ov-default): SmolLM2's IR exported once into the cache by
 # optimum-intel, which pins an older transformers, so it gets its own environment (a one-time step; a few GB).
