@@ -4,7 +4,7 @@
 
 # %% ../nbs/05b_quant.ipynb #d3a21e06
 from __future__ import annotations
-import math, sys, time, weakref
+import math, sys, time, weakref, zlib
 import torch
 import torch.nn.functional as F
 from fastcore.basics import patch
@@ -12,14 +12,15 @@ from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
 from .measure import make_step, _ACTIVE, _stored, _store
 from .measure import model_fingerprint, machine_key
-from .compiled import FusedForward, CompiledTarget, lean_unsupported, openvino_available
+from .compiled import FusedForward, LeanForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
 from .sizing import _cost, pay_floor
 from .tree import TreeDraftProposer
 
 # %% auto #0
-__all__ = ['QUANTS', 'parse_quant', 'quantize', 'dequantize', 'QuantForward', 'quant_step', 'QuantProposer', 'chain_rate',
-           'best_chain', 'RowCache', 'QuantTreeProposer', 'logits_both', 'quant_table', 'best_quant']
+__all__ = ['QUANTS', 'parse_quant', 'quantize', 'dequantize', 'QuantForward', 'quant_step', 'small_head', 'frequent_tokens',
+           'QuantProposer', 'chain_rate', 'best_chain', 'RowCache', 'QuantTreeProposer', 'logits_both', 'quant_table',
+           'best_quant']
 
 # %% ../nbs/05b_quant.ipynb #b62870d4
 QUANTS = ('bf16', 'int8', 'int4:32', 'int4:64')
@@ -58,19 +59,31 @@ def dequantize(qsz) -> torch.Tensor:
 # %% ../nbs/05b_quant.ipynb #d94d98e2
 class QuantForward(FusedForward):
     """`FusedForward` with the weights held in `quant` (`QUANTS`); `dense` and `embed` dequantize them
-    (to the model's dtype: a bf16 model drafts in bf16)."""
-    def __init__(self, model, quant: str = 'int8'):
+    (to the model's dtype: a bf16 model drafts in bf16). `keep`: the head's rows, sorted ids (None: all)."""
+    def __init__(self, model, quant: str = 'int8', keep: torch.Tensor | None = None):
         super().__init__(model)
         bits, group = parse_quant(quant)
         qz = lambda w: quantize(w, bits, group)
         self.quant, self.dtype, (embed, head) = quant, model.dtype, self.tensors
         self.qkv = [(qz(w), b) for w, b in self.qkv]
         self.gate_up, self.o, self.down = ([qz(w) for w in ws] for ws in (self.gate_up, self.o, self.down))
-        qh = qz(head)
+        qh, self.keep, self.vocab = qz(head), keep, head.shape[0]
         self.tensors = (qh if embed.data_ptr() == head.data_ptr() else qz(embed), qh)   # tied: held once
+        if keep is not None:                    # a smaller head: the kept rows only (`small_head`)
+            self.tensors = (self.tensors[0], tuple(None if t is None else t[keep].clone() for t in qh))
     def dense(self, x, w, b=None): return F.linear(x, dequantize(w).to(x.dtype), b)
     def embed(self, ids):
         return dequantize([None if t is None else t[ids[0]] for t in self.tensors[0]]).to(self.dtype)[None]
+
+# %% ../nbs/05b_quant.ipynb #ea451787
+@patch
+def forward(self: QuantForward, ids, pos, mask, pk, pv, rows):
+    "`LeanForward.forward`; with a smaller head, its logits put back at their ids (the others -inf)."
+    logits, *rest = LeanForward.forward(self, ids, pos, mask, pk, pv, rows)
+    if self.keep is None: return (logits, *rest)
+    full = logits.new_full((logits.shape[0], self.vocab), float('-inf'))
+    return (full.scatter(1, self.keep.expand(logits.shape[0], -1), logits), *rest)
+
 
 # %% ../nbs/05b_quant.ipynb #527f3ae8
 def _as_int4(graph):
@@ -90,36 +103,62 @@ def _as_int4(graph):
 _QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows): its draft step}
 
 def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True,
-               rows: tuple = (1,)):
+               rows: tuple = (1,), keep: torch.Tensor | None = None):
     """The draft forward `QuantForward(model, quant)`: compiled by OpenVINO with activations in `precision`
     (default 'f32'; 'bf16' converts the whole f32 cache at every call), else eager. `dynamic`: OpenVINO may
     quantize the activations of integer products too (its default), else it computes them exactly.
-    Its graphs (one per row count of `rows`) are traced once (`graph_key`)."""
+    `keep`: a smaller head (`QuantForward`). Its graphs (one per row count of `rows`) are traced once."""
     why = lean_unsupported(model)
     if why: raise ValueError(f'no quantized draft for this model ({why})')
-    bits, key = parse_quant(quant)[0], (quant, precision, dynamic, rows)
+    head = None if keep is None else f'{len(keep)}:{zlib.crc32(keep.numpy().tobytes())}'
+    extra = quant if head is None else f'{quant} {head}'
+    bits, key = parse_quant(quant)[0], (quant, precision, dynamic, rows) + ((head,) if head else ())
     steps = _QSTEPS.setdefault(model, {})
     if key not in steps:
-        f = QuantForward(model, quant).eval()
+        f = QuantForward(model, quant, keep).eval()
         ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
         cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
         steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
-                                       config=cfg, rows=rows, key=graph_key(f, model, extra=quant))
+                                       config=cfg, rows=rows, key=graph_key(f, model, extra=extra))
                       if ov else f)                     # a chain drafts one row at a time
     return steps[key]
+
+# %% ../nbs/05b_quant.ipynb #47239b55
+def small_head(model, vocab) -> torch.Tensor | None:
+    "The rows a smaller head keeps, sorted: None (all), the first `vocab` ids (an int), or the ids given."
+    V = model.get_output_embeddings().weight.shape[0]
+    if vocab is None: return None
+    ids = torch.arange(max(vocab, 0)) if isinstance(vocab, int) else torch.as_tensor(vocab, dtype=torch.long)
+    keep = ids.unique()
+    if not len(keep) or keep.min() < 0 or keep.max() >= V:
+        raise ValueError(f'a smaller head keeps between 1 and {V} ids of this vocabulary, got {vocab!r}')
+    return None if len(keep) == V else keep
+
+def frequent_tokens(tok, k: int, texts=None) -> torch.Tensor:
+    """The `k` ids of tokenizer `tok` most frequent in `texts` (default: the shipped Spec-Bench prompts), its
+    special tokens first, ties and unseen ids by lower id: sorted, for `small_head`."""
+    from specdec_nb.models import load_prompts
+    texts = [p['text'] for p in load_prompts()] if texts is None else texts
+    ids = torch.tensor([i for t in texts for i in tok(t)['input_ids']], dtype=torch.long)
+    counts = torch.bincount(ids, minlength=len(tok)).float()
+    counts[tok.all_special_ids] = float('inf')
+    return torch.argsort(-counts, stable=True)[:k].sort().values
+
 
 # %% ../nbs/05b_quant.ipynb #1aaa8fda
 class QuantProposer(Proposer):
     """Drafts a chain with the target's own weights in `quant` (`QUANTS`, or 'auto': the fastest measured
-    here), over the target's KV cache; `k` the first length, then sized by the measured cost."""
+    here), over the target's KV cache; `k` the first length, then sized by the measured cost. `vocab`: a
+    smaller head (`small_head`): the first `vocab` ids, or these ids (`frequent_tokens`)."""
     rows = (1,)                 # the draft's row counts: a chain feeds one token at a time
     needs = frozenset({'kv'})   # only a batch's rows are handed keys and values; alone it shares the target's
     def __init__(self, quant: str = 'auto', k: int = 4, max_k: int = 12, precision: str | None = None,
-                 sized: bool = True):
+                 sized: bool = True, vocab: int | torch.Tensor | None = None):
         if quant != 'auto':
             parse_quant(quant)
         if not 1 <= k <= max_k: raise ValueError(f'need 1 <= k <= max_k, got k={k}, max_k={max_k}')
         self.quant, self.k0, self.max_k, self.precision, self.sized = quant, k, max_k, precision, sized
+        self.vocab = vocab
     def make_target(self, model):
         "The target as a `CompiledTarget` (its stacked cache is the draft's too)."
         why = lean_unsupported(model)
@@ -163,7 +202,8 @@ def reset(self: QuantProposer, req: Request):
     if getattr(self, 'target', None) is None or self.target.model is not req.model:
         raise ValueError('QuantProposer needs the target it made (generate calls make_target)')
     quant = best_quant(req.model, self.sampling.greedy) if self.quant == 'auto' else self.quant
-    self.step = quant_step(req.model, quant, self.precision, rows=self.rows)
+    keep = small_head(req.model, self.vocab)
+    self.step = quant_step(req.model, quant, self.precision, rows=self.rows, keep=keep)
     self.k, self.chosen = self.k0, quant
     self.cost = _cost(req.model, self.max_k + 1, None, len(req.tokens))
     self.hits, self.misses = 9.0, 1.0                   # a prior: alpha 0.9
@@ -225,8 +265,9 @@ class QuantTreeProposer(QuantProposer):
     nodes so far in one draft forward and gives each its `topk` likeliest children; the `total_tokens` best
     nodes are kept, cut to those that pay by the target's cost curve (`sized`); `k`: the first depth."""
     def __init__(self, quant: str = 'auto', topk: int = 3, k: int = 4, max_k: int = 10,
-                 total_tokens: int = 16, precision: str | None = None, sized: bool = True):
-        super().__init__(quant, k, max_k, precision, sized)
+                 total_tokens: int = 16, precision: str | None = None, sized: bool = True,
+                 vocab: int | torch.Tensor | None = None):
+        super().__init__(quant, k, max_k, precision, sized, vocab)
         if topk < 1 or total_tokens < 1:
             raise ValueError(f'topk and total_tokens must be >= 1, got {topk} and {total_tokens}')
         self.topk, self.total_tokens, self.rows = topk, total_tokens, (1, topk)

@@ -15,7 +15,7 @@ from .medusa import MedusaProposer, typical, medusa_choices
 from .selfspec import early_exit, layer_skip
 from .combine import bench_proposer, FallbackProposer
 from .eagle import EagleProposer, EagleTreeProposer
-from .quant import QuantProposer, QuantTreeProposer
+from .quant import QuantProposer, QuantTreeProposer, frequent_tokens
 from .xdraft import XDraftProposer
 from .compiled import lean_unsupported
 from .sizing import cost_param
@@ -213,17 +213,22 @@ register('layer-skip', 'the target minus a calibrated set of skipped layers draf
     lambda setup, future: layer_skip(setup.model, setup.skip_set, **_self_spec(setup)))
 
 # %% ../nbs/09b_registry.ipynb #843279b2
+def _quant_vocab(setup) -> dict:
+    "`--param quant_vocab=K`: a smaller draft head, the K ids most frequent in the shipped prompts."
+    k = setup.params.get('quant_vocab')
+    return {} if k is None else dict(vocab=frequent_tokens(setup.tok, k))
+
 def _quant(setup, future=None):
-    "`--param quant` (default 'auto': the fastest measured here) and `quant_k`; Llama-style targets."
+    "`--param quant` (default 'auto': the fastest measured here), `quant_k`, `quant_vocab`; Llama-style."
     why = lean_unsupported(setup.model)
     if why: raise TypeError(f'the quantized draft needs a Llama-style decoder (Llama, Qwen2, Gemma 3): {why}')
-    return QuantProposer(**given(setup, quant='quant', k='quant_k'))
+    return QuantProposer(**given(setup, quant='quant', k='quant_k'), **_quant_vocab(setup))
 
 def _quant_tree(setup, future=None):
-    "`--param quant`, `quant_k` (the first depth), `quant_topk` and `quant_nodes` (the most kept)."
+    "`--param quant`, `quant_k` (the first depth), `quant_topk`, `quant_nodes` (most kept), `quant_vocab`."
     _quant(setup)                                             # the same checks
     kw = given(setup, quant='quant', k='quant_k', topk='quant_topk', total_tokens='quant_nodes')
-    return QuantTreeProposer(**kw)
+    return QuantTreeProposer(**kw, **_quant_vocab(setup))
 
 register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
     _quant)
