@@ -134,11 +134,18 @@ def small_head(model, vocab) -> torch.Tensor | None:
         raise ValueError(f'a smaller head keeps between 1 and {V} ids of this vocabulary, got {vocab!r}')
     return None if len(keep) == V else keep
 
+_FREQUENT = weakref.WeakKeyDictionary()   # tokenizer -> {k: its k most frequent ids in the shipped prompts}
+
 def frequent_tokens(tok, k: int, texts=None) -> torch.Tensor:
-    """The `k` ids of tokenizer `tok` most frequent in `texts` (default: the shipped Spec-Bench prompts), its
-    special tokens first, ties and unseen ids by lower id: sorted, for `small_head`."""
+    """The `k` ids of tokenizer `tok` most frequent in `texts` (default: the shipped Spec-Bench prompts,
+    counted once per tokenizer), its special tokens first, ties and unseen ids by lower id: sorted, for
+    `small_head`."""
     from specdec_nb.models import load_prompts
-    texts = [p['text'] for p in load_prompts()] if texts is None else texts
+    if texts is None:
+        kept = _FREQUENT.setdefault(tok, {})
+        if k not in kept:
+            kept[k] = frequent_tokens(tok, k, [p['text'] for p in load_prompts()])
+        return kept[k]
     ids = torch.tensor([i for t in texts for i in tok(t)['input_ids']], dtype=torch.long)
     counts = torch.bincount(ids, minlength=len(tok)).float()
     counts[tok.all_special_ids] = float('inf')

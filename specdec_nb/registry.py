@@ -226,9 +226,9 @@ def _quant(setup, future=None):
 
 def _quant_tree(setup, future=None):
     "`--param quant`, `quant_k` (the first depth), `quant_topk`, `quant_nodes` (most kept), `quant_vocab`."
-    _quant(setup)                                             # the same checks
+    vocab = _quant(setup).vocab                               # the same checks, the same head
     kw = given(setup, quant='quant', k='quant_k', topk='quant_topk', total_tokens='quant_nodes')
-    return QuantTreeProposer(**kw, **_quant_vocab(setup))
+    return QuantTreeProposer(**kw, vocab=vocab)
 
 register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
     _quant)
