@@ -5,7 +5,7 @@
 # %% ../nbs/01e_compiled.ipynb #260da1bf
 from __future__ import annotations
 import filecmp, hashlib, os, re, time, weakref, zlib
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from types import SimpleNamespace
 import torch
@@ -315,8 +315,9 @@ def lean_step(model) -> LeanForward:
     "The lean forward, eager in PyTorch."
     return LeanForward(model).eval()
 
+@cache
 def openvino_available() -> bool:
-    "Whether OpenVINO's runtime is installed (the `openvino` package)."
+    "Whether OpenVINO's runtime is installed (the `openvino` package); asked once (every `generate` asks)."
     import importlib.util
     return importlib.util.find_spec('openvino') is not None
 

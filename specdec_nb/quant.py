@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
-from .measure import make_step, _ACTIVE, _stored, _store
+from .measure import make_step, _ACTIVE, _stored, _store, AUTO_MIN_PARAMS
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, LeanForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
@@ -100,23 +100,35 @@ def _as_int4(graph):
                     target.replace_source_output(new.output(0))
 
 # %% ../nbs/05b_quant.ipynb #6e0e48a4
-_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows): its draft step}
+_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows[, head, 'eager']): step}
+
+def _compiles(model, compiled: bool | None) -> bool:
+    "Whether a draft of `model` goes through OpenVINO (`quant_step`'s `compiled`)."
+    ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
+    if compiled and not ov:
+        raise ValueError('compiled=True needs the openvino package and an fp32 model on the CPU')
+    if compiled is not None: return compiled
+    big = sum(p.numel() for p in model.parameters()) >= AUTO_MIN_PARAMS
+    return ov and (big or _ACTIVE.get(model, (None, None))[1] == 'openvino')
 
 def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True,
-               rows: tuple = (1,), keep: torch.Tensor | None = None):
+               rows: tuple = (1,), keep: torch.Tensor | None = None, compiled: bool | None = None):
     """The draft forward `QuantForward(model, quant)`: compiled by OpenVINO with activations in `precision`
     (default 'f32'; 'bf16' converts the whole f32 cache at every call), else eager. `dynamic`: OpenVINO may
     quantize the activations of integer products too (its default), else it computes them exactly.
-    `keep`: a smaller head (`QuantForward`). Its graphs (one per row count of `rows`) are traced once."""
+    `keep`: a smaller head (`QuantForward`). Its graphs (one per row count of `rows`) are traced once.
+    `compiled`: None compiles where OpenVINO runs, for a model of `AUTO_MIN_PARAMS` or more (as `'auto'` does
+    the target's step) or whose `generate` runs the target on OpenVINO's step; a tiny model's draft stays
+    eager."""
     why = lean_unsupported(model)
     if why: raise ValueError(f'no quantized draft for this model ({why})')
     head = None if keep is None else f'{len(keep)}:{zlib.crc32(keep.numpy().tobytes())}'
     extra = quant if head is None else f'{quant} {head}'
-    bits, key = parse_quant(quant)[0], (quant, precision, dynamic, rows) + ((head,) if head else ())
+    ov, bits = _compiles(model, compiled), parse_quant(quant)[0]
+    key = (quant, precision, dynamic, rows) + ((head,) if head else ()) + (() if ov else ('eager',))
     steps = _QSTEPS.setdefault(model, {})
     if key not in steps:
         f = QuantForward(model, quant, keep).eval()
-        ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
         cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
         steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
                                        config=cfg, rows=rows, key=graph_key(f, model, extra=extra))
@@ -400,7 +412,7 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
     target = make_step(model, 'lean' if step == 'off' else step)
     t_ms, cost, out = _row_ms(target, model), _cost(model, most + 1, None, ids.shape[1]), {}
     for quant in quants:
-        kept = (quant, precision, True, (1,)) in _QSTEPS.get(model, {})
+        kept = set(_QSTEPS.get(model, {}))
         s = quant_step(model, quant, precision)
         p, q = (x.softmax(-1) for x in logits_both(model, s, ids, start=start))
         r = dict(agreement=(p.argmax(-1) == q.argmax(-1)).float().mean().item(),
@@ -410,8 +422,8 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
             d = r['draft_ms'] / t_ms
             r[f'{mode}_rate'] = chain_rate(a, d, cost, best_chain(a, d, cost, most))
         out[quant] = r
-        if not kept:                                  # measured, not kept: each compiled draft holds ~1 GB
-            _QSTEPS[model].pop((quant, precision, True, (1,)))
+        for new in set(_QSTEPS[model]) - kept:        # measured, not kept: each compiled draft holds ~1 GB
+            _QSTEPS[model].pop(new)
     return out
 
 # %% ../nbs/05b_quant.ipynb #90c0e23d

@@ -88,12 +88,13 @@ def control_counts(model, ids, make_proposer, n: int, exact, wrong: str = 'q/p',
         return two_token_counts(model, ids, make_proposer, n, seed, until=caught, every=-(-n // looks), **kw)
 
 def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wrong: str = 'q/p',
-                   alpha: float = 1e-4, label: str = '', **kw) -> dict:
+                   alpha: float = 1e-4, label: str = '', control_n: int | None = None, **kw) -> dict:
     """Chi-square of the first two sampled tokens against the exact distribution: `n` draws with the right
-    rule, then `control_counts` with the `wrong` one."""
+    rule, then `control_counts` with the `wrong` one (at most `control_n` draws, default `n`: a drafter
+    whose q is close to p needs more draws to show a wrong rule than a right one needs to pass)."""
     exact = exact_two_token_dist(model, ids, Sampling(do_sample=True, **kw))
     pv = {'right': chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))}
-    c = control_counts(model, ids, make_proposer, n, exact, wrong, seed, alpha, **kw)
+    c = control_counts(model, ids, make_proposer, control_n or n, exact, wrong, seed, alpha, **kw)
     pv['wrong'], pv['wrong_draws'] = chi2_pvalue(*chi2_stat(c, exact)), int(c.sum())
     print(f"{label or 'sampling'}: p = {pv['right']:.3g} (right rule, {n} draws), {pv['wrong']:.3g} "
           f"(wrong rule: {wrong}, {pv['wrong_draws']} draws)")

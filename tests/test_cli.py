@@ -1,5 +1,6 @@
 "The `specdec` command end to end on a tiny model: the JSON contract, exit codes, error messages."
 import json, os, subprocess, sys, time
+from types import SimpleNamespace
 from pathlib import Path
 import pytest
 
@@ -10,14 +11,23 @@ def run(*args, timeout=300):
     return subprocess.run(SPECDEC + [str(a) for a in args], capture_output=True, text=True, timeout=timeout, env=env)
 
 def in_process(args, capsys, monkeypatch) -> int:
-    """`specdec ARGS` in this process (as `run` sets the environment; no ~7 s of imports for each error case):
-    its exit code. The console script itself is run by the other tests."""
-    monkeypatch.setenv('HF_HUB_OFFLINE', '1')
+    """`specdec ARGS` in this process (as `run` sets the environment; no ~7 s of imports for each case): its exit
+    code. The console script itself is run by the tests that need a process of their own (the JSON contract, no hub,
+    `warm`)."""
+    monkeypatch.setenv('HF_HUB_OFFLINE', '1'); monkeypatch.setenv('TOKENIZERS_PARALLELISM', 'false')
     from specdec_nb.cli import main
     capsys.readouterr()
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in args])
-    return e.value.code
+    try: code = main([str(a) for a in args])
+    except SystemExit as e: code = e.code
+    return code or 0                                     # as the console script's exit: None is 0
+
+@pytest.fixture
+def specdec(capsys, monkeypatch):
+    "`run` in this process: `specdec(*args)` gives what `subprocess.run` would (returncode, stdout, stderr)."
+    def go(*args):
+        code = in_process(args, capsys, monkeypatch); out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+    return go
 
 def test_bench_contract(tiny_model_dir, two_prompts, tmp_path):
     out, fig = tmp_path / 'r.json', tmp_path / 'r.png'
@@ -70,57 +80,57 @@ def test_no_hub_fails_fast():
     assert r.returncode == 2 and 'cannot reach the Hugging Face Hub' in r.stderr and 'Traceback' not in r.stderr, r.stderr
     assert time.perf_counter() - t < 30
 
-def test_help_is_self_contained():
+def test_help_is_self_contained(specdec):
     "The help points at what ships (the docs' bench page), not at files a clone does not have."
-    r = run('bench', '--help')
+    r = specdec('bench', '--help')
     assert r.returncode == 0 and 'BENCH.md' not in r.stdout and 'bench page' in r.stdout
 
-def test_malformed_prompts(tiny_model_dir, tmp_path):
+def test_malformed_prompts(tiny_model_dir, tmp_path, specdec):
     bad = tmp_path / 'bad.jsonl'; bad.write_text('{"question_id": 1, "category": "qa"}\n')
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'vanilla', '--prompts', bad, '--no-progress')
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', 'vanilla', '--prompts', bad, '--no-progress')
     assert r.returncode == 2 and 'not a Spec-Bench prompt' in r.stderr and 'Traceback' not in r.stderr
 
-def test_generate_streams(tiny_model_dir):
-    r = run('generate', 'Hello there', '--model', tiny_model_dir, '--method', 'draft', '--k', 2, '--draft-layers', 1, '--max-new-tokens', 12)
+def test_generate_streams(tiny_model_dir, specdec):
+    r = specdec('generate', 'Hello there', '--model', tiny_model_dir, '--method', 'draft', '--k', 2, '--draft-layers', 1, '--max-new-tokens', 12)
     assert r.returncode == 0, r.stderr
     assert '[draft]' in r.stdout and 'tau' in r.stdout
-    r = run('generate', '--model', tiny_model_dir, '--method', 'hf-pld')
+    r = specdec('generate', '--model', tiny_model_dir, '--method', 'hf-pld')
     assert r.returncode == 2 and 'specdec: error' in r.stderr
 
-def test_missing_prerequisite(tiny_model_dir, two_prompts):
+def test_missing_prerequisite(tiny_model_dir, two_prompts, specdec):
     "A method whose trained artifact does not fit the model: one clear line, exit code 2."
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'medusa', '--prompts', two_prompts, '--no-progress')
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', 'medusa', '--prompts', two_prompts, '--no-progress')
     assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa')
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa')
     assert r.returncode == 2 and 'needs a medusa model' in r.stderr and 'Traceback' not in r.stderr
 
-def test_self_speculation(tiny_model_dir, two_prompts, tmp_path):
+def test_self_speculation(tiny_model_dir, two_prompts, tmp_path, specdec):
     "Self-speculative methods from the command line: a skip set given as a parameter runs exact; no adapter or skip set: exit code 2."
     out = tmp_path / 's.json'
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip,early-exit-plain', '--prompts', two_prompts, '--limit', 1,
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip,early-exit-plain', '--prompts', two_prompts, '--limit', 1,
             '--max-new-tokens', 12, '--param', 'skip=1,2', '--param', 'exit_layer=2', '--json', out, '--no-progress')
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())['methods']
     assert res['layer-skip']['exact'] == 1.0 and res['early-exit-plain']['exact'] == 1.0
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'layer-skip', '--prompts', two_prompts, '--no-progress')
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', 'layer-skip', '--prompts', two_prompts, '--no-progress')
     assert r.returncode == 2 and 'needs a skip set' in r.stderr and 'calibrate_skip' in r.stderr and 'Traceback' not in r.stderr
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit')
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit')
     assert r.returncode == 2 and 'needs an early-exit adapter' in r.stderr and 'Traceback' not in r.stderr
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit-plain', '--param', 'exit_layer=9')
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'early-exit-plain', '--param', 'exit_layer=9')
     assert r.returncode == 2 and 'exit layer must be' in r.stderr and 'Traceback' not in r.stderr
 
-def test_method_variants(tiny_model_dir, two_prompts, tmp_path):
+def test_method_variants(tiny_model_dir, two_prompts, tmp_path, specdec):
     "Settings of one method side by side in one run (`NAME:KEY=VALUE:...`), the same names in `generate`; a malformed variant: exit code 2."
     out = tmp_path / 'v.json'
-    r = run('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip:skip=1,layer-skip:skip=1,2', '--prompts', two_prompts,
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', 'hf-vanilla,layer-skip:skip=1,layer-skip:skip=1,2', '--prompts', two_prompts,
             '--limit', 1, '--max-new-tokens', 12, '--json', out, '--no-progress')
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())['methods']
     assert set(res) == {'hf-vanilla', 'layer-skip:skip=1', 'layer-skip:skip=1,2'}
     assert all(res[m]['exact'] == 1.0 for m in res)
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'lookahead:W=2:N=4:G=1', '--max-new-tokens', 8)
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'lookahead:W=2:N=4:G=1', '--max-new-tokens', 8)
     assert r.returncode == 0 and '[lookahead:W=2:N=4:G=1]' in r.stdout, r.stderr
-    r = run('bench', '--methods', 'vanilla,pld:k', '--no-progress')
+    r = specdec('bench', '--methods', 'vanilla,pld:k', '--no-progress')
     assert r.returncode == 2 and 'KEY=VALUE' in r.stderr and 'Traceback' not in r.stderr
 
 def test_warm(tiny_model_dir, tmp_path):
@@ -138,11 +148,10 @@ def test_warm(tiny_model_dir, tmp_path):
     planned = os.environ.get('SPECDEC_KERNELS', 'fast') != 'linear'          # F.linear everywhere: no plan to keep
     assert (tmp_path / 'kernel_plans.json').exists() == planned
 
-def test_peers_export_error(tiny_model_dir, tmp_path):
+def test_peers_export_error(tiny_model_dir, tmp_path, specdec, monkeypatch):
     "`specdec peers` with an exporter that fails: one error line and exit code 2, no traceback, no IR."
-    env = dict(os.environ, SPECDEC_CACHE=str(tmp_path))
-    r = subprocess.run(SPECDEC + ['peers', '--model', str(tiny_model_dir), '--threads', '1', '--optimum-cli', 'false'],
-                       capture_output=True, text=True, env=env)
+    monkeypatch.setenv('SPECDEC_CACHE', str(tmp_path))
+    r = specdec('peers', '--model', tiny_model_dir, '--threads', '1', '--optimum-cli', 'false')
     assert r.returncode == 2 and 'the export failed' in r.stderr and 'Traceback' not in r.stderr, r.stderr[-2000:]
     assert not list(tmp_path.glob('openvino/*/openvino_model.xml'))
 
@@ -156,45 +165,45 @@ def char_model_dir(tmp_path_factory):
     tok.save_pretrained(d)
     return d
 
-def test_xdraft(tiny_model_dir, char_model_dir, two_prompts, tmp_path):
+def test_xdraft(tiny_model_dir, char_model_dir, two_prompts, tmp_path, specdec):
     "A --draft-model with another tokenizer drafts for xdraft and transformers' hf-assisted-x; both exact."
     out = tmp_path / 'x.json'
-    r = run('bench', '--model', tiny_model_dir, '--draft-model', char_model_dir, '--methods', 'hf-vanilla,xdraft,hf-assisted-x',
+    r = specdec('bench', '--model', tiny_model_dir, '--draft-model', char_model_dir, '--methods', 'hf-vanilla,xdraft,hf-assisted-x',
             '--prompts', two_prompts, '--limit', 1, '--max-new-tokens', 12, '--json', out, '--no-progress', '--threads', 1)
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())['methods']
     assert res['xdraft']['exact'] == 1.0 and res['hf-assisted-x']['exact'] == 1.0
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--draft-model', char_model_dir,
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--draft-model', char_model_dir,
             '--temperature', 1, '--threads', 1)
     assert r.returncode == 2 and 'greedy' in r.stderr and 'Traceback' not in r.stderr
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--threads', 1)   # SmolLM2's vocabulary
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'xdraft', '--threads', 1)   # SmolLM2's vocabulary
     assert r.returncode == 2 and "the target has SmolLM2's vocabulary" in r.stderr
 
-def test_train_export_use(tiny_model_dir, tmp_path):
+def test_train_export_use(tiny_model_dir, tmp_path, specdec):
     "specdec train writes a head that --param head=DIR loads; specdec export writes it for vLLM; clear errors."
     data, out = tmp_path / 'd.jsonl', tmp_path / 'head'
     data.write_text('\n'.join(json.dumps(dict(prompt=f'Question {i}?', answer=f'Answer {i}, with some words.'))
                               for i in range(6)))
-    r = run('train', 'eagle', '--model', tiny_model_dir, '--data', data, '--out', out, '--n', 4, '--held', 2,
+    r = specdec('train', 'eagle', '--model', tiny_model_dir, '--data', data, '--out', out, '--n', 4, '--held', 2,
             '--steps', 5, '--no-progress', '--threads', 1)
     assert r.returncode == 0, r.stderr
     assert (out / 'eagle.safetensors').is_file() and 'held-out top-1 accuracy' in r.stdout and 'use it:' in r.stdout
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'eagle', '--param', f'head={out}',
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'eagle', '--param', f'head={out}',
             '--max-new-tokens', 8, '--threads', 1)
     assert r.returncode == 0, r.stderr
-    r = run('export', out, '--to', 'vllm', '--model', tiny_model_dir, '--threads', 1)
+    r = specdec('export', out, '--to', 'vllm', '--model', tiny_model_dir, '--threads', 1)
     assert r.returncode == 0, r.stderr
     assert (out / 'vllm' / 'config.json').is_file()
-    r = run('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa', '--param', f'head={out}')
+    r = specdec('generate', 'Hello', '--model', tiny_model_dir, '--method', 'medusa', '--param', f'head={out}')
     assert r.returncode == 2 and 'specdec train medusa' in r.stderr and 'Traceback' not in r.stderr
-    r = run('train', 'eagle', '--model', tiny_model_dir, '--data', tmp_path / 'none.jsonl', '--out', out)
+    r = specdec('train', 'eagle', '--model', tiny_model_dir, '--data', tmp_path / 'none.jsonl', '--out', out)
     assert r.returncode == 2 and 'no file' in r.stderr
 
-def test_bench_batch(tiny_model_dir, two_prompts, tmp_path):
+def test_bench_batch(tiny_model_dir, two_prompts, tmp_path, specdec):
     "`--batch-size 2`: transformers' batched generate against ours (one proposer per row), throughput and latency, our rows exact; a peer that cannot batch: one line."
     out = tmp_path / 'b.json'
     methods = 'hf-vanilla,vanilla,pld,pld:compile=lean,hf-pld'       # a variant through the lean compiled step
-    r = run('bench', '--model', tiny_model_dir, '--methods', methods, '--prompts', two_prompts, '--limit', 1,
+    r = specdec('bench', '--model', tiny_model_dir, '--methods', methods, '--prompts', two_prompts, '--limit', 1,
             '--max-new-tokens', 12, '--batch-size', 2, '--threads', 1, '--json', out, '--no-progress')
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())

@@ -43,9 +43,9 @@ def test_sampling_distribution(name, setting):
     make = lambda: METHODS[name].build(tiny_setup(name, m, len(future)), future)
     # 300 draws a setting: the q/p control scores chi2 >= ~1200 at 1250 draws, so >= ~290 at 300 (df <= 54; p = 1e-4
     # needs ~100): the control is still caught with room to spare (make test's 20 minutes set the count)
-    # the quantized target's chain drafts a q close to p (its point): the control needs three times the draws to show
-    n = 900 if name == 'quant' else 300
-    sampling_check(m, ids, make, n=n, seed=7, label=f'{name} {setting}', **kw)   # right passes, q/p caught
+    # the quantized target's chain drafts a q close to p (its point): its control may need three times the draws
+    sampling_check(m, ids, make, n=300, seed=7, label=f'{name} {setting}', control_n=900 if name == 'quant' else None,
+                   **kw)   # right passes, q/p caught
 
 @pytest.mark.parametrize('name', GREEDY_ONLY)
 def test_greedy_only_refuses_sampling(name):
