@@ -28,12 +28,12 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
-# the jobs that take longest, longest first (their seconds in CI: tests/test_cli.py ~220, 05b_quant 205, the rest of
-# tests/ ~200, 14_batch 190, 06d_combine 108, ...), each in a process of its own; the short notebooks (under ~15 s
-# each) run one after another in one process
-NB_LONG := $(patsubst nbs/tests:%.ipynb,tests:%,$(patsubst %,nbs/%.ipynb,tests:cli 05b_quant tests:rest 14_batch \
-	06d_combine 04_tree 05_self_spec 09c_eagle 13_checks 00_core 01e_compiled 03_draft_model tests:linear 06_ngram \
-	13a_longrun 09_medusa 07_lookahead index 01f_measure 01c_kernels 02_engine 11_widgets 02a_testing 03b_xdraft))
+# the jobs that take longest, longest first (their seconds in CI: 05b_quant ~250, the rest of tests/ ~240, 14_batch
+# ~230, 06d_combine ~150, ...), each in a process of its own; the short notebooks (under ~15 s each) run one after
+# another in one process
+NB_LONG := $(patsubst nbs/tests:%.ipynb,tests:%,$(patsubst %,nbs/%.ipynb,05b_quant tests:rest 14_batch 06d_combine \
+	13_checks 04_tree 05_self_spec 09c_eagle 03_draft_model tests:cli 01e_compiled tests:linear 06_ngram 00_core \
+	13a_longrun 07_lookahead 09_medusa 01f_measure 02_engine index 01c_kernels 11_widgets 02a_testing 03b_xdraft))
 NB_SHORT := $(filter-out $(NB_LONG),$(sort $(wildcard nbs/*.ipynb)))
 
 test: $(STAMP) $(MATHJAX) chromium
