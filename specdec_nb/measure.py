@@ -17,9 +17,10 @@ from .compiled import OV_ROWS, padded_rows, FusedForward, graph_key, graph_path
 
 # %% auto #0
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS', 'forward_times',
-           'default_compile', 'make_step', 'step_tag', 'openvino_built', 'step_name', 'measured_step',
-           'model_fingerprint', 'machine_key', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels',
-           'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info']
+           'openvino_runs', 'worth_compiling', 'default_compile', 'make_step', 'step_tag', 'openvino_built',
+           'step_name', 'measured_step', 'model_fingerprint', 'machine_key', 'plausible', 'curve_rows', 'cost_curve',
+           'fast_kernels', 'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'parse_cpuinfo',
+           'machine_info']
 
 # %% ../nbs/01f_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -49,6 +50,14 @@ def _forward_times(t: Target, context: int, ns, reps: int) -> list[float]:
 COMPILE_MODES = ('auto', 'openvino', 'lean', 'off')
 AUTO_MIN_PARAMS = 10_000_000
 _STEPS = weakref.WeakKeyDictionary()   # model -> {step name: its step}
+
+def openvino_runs(model) -> bool:
+    "Whether OpenVINO can run `model`'s forward: the package installed, an fp32 model on the CPU."
+    return openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
+
+def worth_compiling(model) -> bool:
+    "Whether `'auto'` compiles for `model`: on the CPU, with `AUTO_MIN_PARAMS` parameters or more."
+    return model.device.type == 'cpu' and sum(p.numel() for p in model.parameters()) >= AUTO_MIN_PARAMS
 
 def default_compile() -> str:
     "`$SPECDEC_COMPILE` when set (one of `COMPILE_MODES`), else `'auto'`."
@@ -106,14 +115,13 @@ def step_name(model, compile=None, kernels: str | None = None, batch: bool = Fal
     if mode not in COMPILE_MODES + ('best',):
         raise ValueError(f"compile must be True, False or one of {', '.join(COMPILE_MODES)}; got {compile!r}")
     why = lean_unsupported(model, batch)
-    ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
+    ov = openvino_runs(model)
     if mode == 'off' or why and mode == 'auto': return 'off'
     if why: raise ValueError(f'compile={compile!r}: no lean forward for this model ({why})')
     if mode == 'openvino' and not ov:
         raise ValueError('compile="openvino" needs the openvino package and an fp32 model on the CPU')
     if mode != 'auto': return mode if mode != 'best' else 'openvino' if ov else 'lean'
-    if model.device.type != 'cpu' or sum(p.numel() for p in model.parameters()) < AUTO_MIN_PARAMS:
-        return 'off'
+    if not worth_compiling(model): return 'off'
     ov = ov and (build or openvino_built(model) or _unbuilt(model))
     return measured_step(model, kernels, ('off', 'lean') + (('openvino',) if ov else ()))
 

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
-from .measure import make_step, _ACTIVE, _stored, _store, AUTO_MIN_PARAMS
+from .measure import make_step, _ACTIVE, _stored, _store, openvino_runs, worth_compiling
 from .measure import model_fingerprint, machine_key
 from .compiled import FusedForward, LeanForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
@@ -104,12 +104,11 @@ _QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, 
 
 def _compiles(model, compiled: bool | None) -> bool:
     "Whether a draft of `model` goes through OpenVINO (`quant_step`'s `compiled`)."
-    ov = openvino_available() and model.device.type == 'cpu' and model.dtype == torch.float32
+    ov = openvino_runs(model)
     if compiled and not ov:
         raise ValueError('compiled=True needs the openvino package and an fp32 model on the CPU')
     if compiled is not None: return compiled
-    big = sum(p.numel() for p in model.parameters()) >= AUTO_MIN_PARAMS
-    return ov and (big or _ACTIVE.get(model, (None, None))[1] == 'openvino')
+    return ov and (worth_compiling(model) or _ACTIVE.get(model, (None, None))[1] == 'openvino')
 
 def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True,
                rows: tuple = (1,), keep: torch.Tensor | None = None, compiled: bool | None = None):
