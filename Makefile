@@ -28,20 +28,20 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
-# the jobs that take longest, longest first (their seconds in CI: 05b_quant ~250, the rest of tests/ ~240, 14_batch
-# ~230, 06d_combine ~150, ...), each in a process of its own; the short notebooks (under ~15 s each) run one after
-# another in one process
-NB_LONG := $(patsubst nbs/tests:%.ipynb,tests:%,$(patsubst %,nbs/%.ipynb,05b_quant tests:rest 14_batch 06d_combine \
-	13_checks 04_tree 05_self_spec 09c_eagle 03_draft_model tests:cli 01e_compiled tests:linear 06_ngram 00_core \
-	13a_longrun 07_lookahead 09_medusa 01f_measure 02_engine index 01c_kernels 11_widgets 02a_testing 03b_xdraft))
-NB_SHORT := $(filter-out $(NB_LONG),$(sort $(wildcard nbs/*.ipynb)))
+# make test's jobs, longest first (their seconds in CI: 05b_quant ~265, the rest of tests/ ~215, 14_batch ~200, ...):
+# a notebook's name runs it in a process of its own, `a+b+...` runs notebooks of under a minute one after another in
+# one process (each process pays ~8 s of imports), `tests:*` are pytest jobs; every notebook not named here (the short
+# ones) runs last, in one process (tools/test_lanes.sh)
+TEST_JOBS := 05b_quant tests:rest 14_batch 00_core+06_ngram 13a_longrun+09_medusa+07_lookahead 06d_combine \
+	01f_measure+index+01c_kernels+02_engine 04_tree 05_self_spec 13_checks 01e_compiled 09c_eagle 03_draft_model \
+	tests:linear tests:cli
 
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	# two lanes (tools/test_lanes.sh): SmolLM2's kernel plan and cost curves measured once (the notebooks wait for it)
 	# beside the sampling half of the losslessness matrix, then the notebooks and the rest of tests/ (tests:*), longest
 	# first, one thread each, fewer OpenVINO graphs each
-	bash tools/test_lanes.sh $(VENV) $(NB_LONG) -- $(NB_SHORT)
+	bash tools/test_lanes.sh $(VENV) $(TEST_JOBS)
 
 # The benchmark's OpenVINO peers (ov-vanilla, ov-pld, ov-default): SmolLM2's IR exported once into the cache by
 # optimum-intel, which pins an older transformers, so it gets its own environment (a one-time step; a few GB).

@@ -354,11 +354,16 @@ def _shapes(f: LeanForward, B: int, n: int) -> list:
     return [[B, n], [B, n], [B, 1, n, -1], kv, kv, [n if B == 1 else -1]]
 
 def _traced(f: LeanForward, model, B: int, edit=None):
-    "`f` traced into OpenVINO for `B` sequences (-1: any), row and room counts free; `edit` may rewrite it."
+    """`f` traced into OpenVINO for `B` sequences (-1: any), row and room counts free; `edit` may rewrite it.
+    Traced once: torch's `check_trace` (tracing again to compare, ~40 % of the time) is off, since the
+    graph's outputs are checked against the eager forward's where it is tested."""
     import openvino as ov
+    from openvino.frontend.pytorch.ts_decoder import TorchScriptPythonDecoder
     with torch.inference_mode():
-        graph = ov.convert_model(f.eval(), example_input=_example(f, model, 2, B=2 if B == -1 else 1),
-                                 share_weights=False, input=[ov.PartialShape(s) for s in _shapes(f, B, -1)])
+        example = _example(f, model, 2, B=2 if B == -1 else 1)
+        decoder = TorchScriptPythonDecoder(f.eval(), example_input=example, shared_memory=False,
+                                           trace_kwargs=dict(check_trace=False))
+        graph = ov.convert_model(decoder, input=[ov.PartialShape(s) for s in _shapes(f, B, -1)])
     torch._C._jit_clear_class_registry()   # the trace's classes hold its weights for the process (~1.3 GB)
     if edit is not None:
         edit(graph)

@@ -121,10 +121,15 @@ def test_benchmark_figure(site):
     imgs = [v for tag, k, v in _refs(site / 'results.html') if tag == 'img' and v.endswith('summary.png')]
     assert imgs and (site / imgs[0]).read_bytes()[:4] == b'\x89PNG'
 
-def test_renders_in_chromium(site, tmp_path):
+@pytest.fixture(scope='session')
+def shown(site, tmp_path_factory):
+    "Every page as Chromium shows it, rendered once for the tests below: ({name: DOM}, a screenshot of the home page)."
+    shot = tmp_path_factory.mktemp('shots') / 'home.png'
+    return render([f for f in sorted(site.glob('*.html')) if f.stem not in ('genindex', 'search')], {'index.html': shot}), shot
+
+def test_renders_in_chromium(shown):
     from PIL import Image, ImageStat
-    shot = tmp_path / 'home.png'
-    doms = render([site / 'index.html', site / 'core.html'], {'index.html': shot})
+    doms, shot = shown
     im = Image.open(shot).convert('L')
     assert im.size == (1200, 900) and ImageStat.Stat(im).stddev[0] > 10, 'blank screenshot'
     assert doms['core.html'].count('<mjx-container') >= 5, 'MathJax did not render the math'
@@ -205,9 +210,9 @@ def test_page_problems_catch_the_class():
     assert 'cut short' in page_problems('<pre>method   summarizati\nx 1</pre>', {'summarization'})[0]
     assert 'cut short' in page_problems('<table><tr><th>math_reaso</th></tr></table><p>math_reasoning</p>')[0]
 
-def test_every_page_clean_in_chromium(site):
+def test_every_page_clean_in_chromium(shown):
     "Every page as Chromium shows it, after MathJax: no untypeset or broken math, no API entry without a docstring, no cut-off header."
-    doms = render([f for f in sorted(site.glob('*.html')) if f.stem not in ('genindex', 'search')])
+    doms = shown[0]
     vocab = set()
     for d in doms.values(): page = _Page(); page.feed(d); vocab |= page.words()
     bad = {name: pr for name, d in doms.items() if (pr := page_problems(d, vocab))}
