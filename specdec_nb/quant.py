@@ -11,7 +11,7 @@ from fastcore.basics import patch
 from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
 from .measure import make_step, _ACTIVE, _stored, _store, openvino_runs, worth_compiling
-from .measure import model_fingerprint, machine_key
+from .measure import model_fingerprint, machine_key, step_name, forward_times
 from .compiled import FusedForward, LeanForward, CompiledTarget, lean_unsupported, openvino_available
 from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
 from .sizing import _cost, pay_floor
@@ -406,10 +406,12 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
                 start: int = 0) -> dict:
     """Per precision: agreement, overlap (Σ min(p, q) at temperature 1) over the positions of `ids` `(1, T)`
     from `start` (`logits_both`),
-    draft_ms and target_ms of a row, and `chain_rate` of the best chain, greedy and sampling."""
-    step = _ACTIVE.get(model, (None, 'off'))[1]
-    target = make_step(model, 'lean' if step == 'off' else step)
-    t_ms, cost, out = _row_ms(target, model), _cost(model, most + 1, None, ids.shape[1]), {}
+    draft_ms and target_ms of a row, and `chain_rate` of the best chain, greedy and sampling. The target's
+    row is timed on the step `generate` runs it with (outside `generate`: the one it would choose)."""
+    kernels, step = _ACTIVE.get(model, (None, None))
+    step = step or step_name(model, None, kernels)
+    t_ms = 1e3 * forward_times(model, 256, [1], 7, kernels, step)[0]
+    cost, out = _cost(model, most + 1, None, ids.shape[1]), {}
     for quant in quants:
         kept = set(_QSTEPS.get(model, {}))
         s = quant_step(model, quant, precision)
@@ -429,7 +431,7 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
 def best_quant(model, greedy: bool = True) -> str:
     """The precision of `QUANTS` (whose groups fit the model) whose best chain reaches the most tokens per
     unit of time on this machine (`quant_table` over the model's own greedy text, measured once and kept)."""
-    key = f'{model_fingerprint(model)} | {machine_key(model.device)}'
+    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | target on its step'
     if key not in (stored := _stored('quant.json')):
         print('specdec: measuring the quantized drafts, once for this model ...', file=sys.stderr)
         bos, c = model.config.bos_token_id or 0, model.config
