@@ -28,12 +28,12 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
-# make test's jobs, longest first (their seconds in CI: 05b_quant ~265, the rest of tests/ ~215, 14_batch ~200, ...):
+# make test's jobs, longest first (their seconds in CI: 05b_quant ~200, 14_batch ~200, the rest of tests/ ~180, ...):
 # a notebook's name runs it in a process of its own, `a+b+...` runs notebooks of under a minute one after another in
-# one process (each process pays ~8 s of imports), `tests:*` are pytest jobs; every notebook not named here (the short
-# ones) runs last, in one process (tools/test_lanes.sh)
-TEST_JOBS := 05b_quant tests:rest 14_batch 00_core+06_ngram 13a_longrun+09_medusa+07_lookahead 06d_combine \
-	01f_measure+index+01c_kernels+02_engine 04_tree 05_self_spec 13_checks 01e_compiled 09c_eagle 03_draft_model \
+# one process (each process pays ~8 s of imports), `tests:*` are pytest jobs, `rest` is every notebook not named here
+# (the short ones) in one process (tools/test_lanes.sh)
+TEST_JOBS := 05b_quant 14_batch tests:rest 00_core+06_ngram 01f_measure+index+01c_kernels+02_engine 06d_combine \
+	13a_longrun+09_medusa+07_lookahead 04_tree rest 05_self_spec 13_checks 09c_eagle 03_draft_model 01e_compiled \
 	tests:linear tests:cli
 
 test: $(STAMP) $(MATHJAX) chromium

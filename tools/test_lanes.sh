@@ -4,7 +4,8 @@
 # A JOB is a notebook's name (`05b_quant`: nbs/05b_quant.ipynb, in a process of its own), a group of notebooks
 # (`13a_longrun+07_lookahead`: one after another in one process), or a pytest job: `tests:cli` (tests/test_cli.py),
 # `tests:rest` (the rest of tests/, the docs site built once in that process) or `tests:linear` (the greedy matrix on
-# F.linear and transformers' forward). Every notebook no JOB names runs in a last group.
+# F.linear and transformers' forward). Every notebook no JOB names runs in one group too: where the JOB `rest` stands,
+# else last.
 # Lane jobs, in this order, each lane taking the next job when its own is done:
 #   1. `specdec warm`: SmolLM2's kernel plan, steps and cost curves, measured once; it holds a lock that every
 #      notebook job waits on (shared), so no notebook measures SmolLM2 itself;
@@ -12,7 +13,6 @@
 #   3. the JOBs, in the order given (longest first): a process and its imports of torch and transformers cost ~8 s,
 #      so notebooks of under a minute share one; the longer ones get a process each (IPython keeps every shell it
 #      made alive, so a process that runs notebook after notebook keeps all their models);
-#   4. the notebooks no JOB names (the short ones), one after another in one process.
 # xargs runs the jobs and fails (123) when one does.
 set -euo pipefail
 venv=$1; shift
@@ -34,7 +34,7 @@ for f in nbs/*.ipynb; do
   [[ $named == *" $name "* ]] || rest+=("$name")
 done
 {
-  echo "flock -x $lock env OMP_NUM_THREADS=1 $venv/bin/specdec warm --threads 1"
+  echo "flock -x $lock env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $venv/bin/specdec warm --threads 1"
   echo "env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q tests/test_lossless.py -k test_sampling_distribution"
   py="env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q -p no:xdist"
   for job in "$@"; do
@@ -42,6 +42,7 @@ done
       tests:cli) echo "flock -s $lock $py tests/test_cli.py" ;;
       tests:rest) echo "flock -s $lock $py tests --ignore=tests/test_cli.py -k \"$skip\"" ;;
       tests:linear) echo "env SPECDEC_KERNELS=linear SPECDEC_COMPILE=off $py tests/test_lossless.py -k greedy" ;;
+      rest) if ((${#rest[@]})); then group "${rest[@]}"; rest=(); fi ;;
       *+*) IFS=+ read -ra members <<< "$job"; group "${members[@]}" ;;
       *) echo "$nb --path nbs/$job.ipynb" ;;
     esac
