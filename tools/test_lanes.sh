@@ -34,7 +34,7 @@ for f in nbs/*.ipynb; do
   [[ $named == *" $name "* ]] || rest+=("$name")
 done
 {
-  echo "flock -x $lock env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $venv/bin/specdec warm --threads 1"
+  echo "flock -x $lock env OMP_NUM_THREADS=1 $venv/bin/specdec warm --threads 1"
   echo "env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q tests/test_lossless.py -k test_sampling_distribution"
   py="env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q -p no:xdist"
   for job in "$@"; do
