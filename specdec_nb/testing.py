@@ -52,10 +52,10 @@ def kept_reference(model, ids, max_new_tokens: int) -> torch.Tensor:
     once per machine."""
     key = hashlib.sha1(json.dumps([model_fingerprint(model), weights_crc(model), ids.tolist(), max_new_tokens,
                                    transformers.__version__, torch.__version__]).encode()).hexdigest()
-    if key not in (kept := _stored('references.json')):
-        _store('references.json', {key: greedy_reference(model, ids, max_new_tokens).tolist()})
-        kept = _stored('references.json')
-    return torch.tensor(kept[key], dtype=ids.dtype)
+    if key in (kept := _stored('references.json')): return torch.tensor(kept[key], dtype=ids.dtype)
+    ref = greedy_reference(model, ids, max_new_tokens)
+    _store('references.json', {key: ref.tolist()})
+    return ref
 
 # %% ../nbs/02a_testing.ipynb #705a46e0
 def exact_two_token_dist(model, ids, s: Sampling) -> torch.Tensor:
