@@ -281,14 +281,15 @@ def promise(self: QuantProposer) -> float:
 class QuantTreeProposer(QuantProposer):
     """`QuantProposer`'s draft grown as a dynamic tree (EAGLE-2's): each level feeds the `topk` likeliest
     nodes so far in one draft forward and gives each its `topk` likeliest children; the `total_tokens` best
-    nodes are kept, cut to those that pay by the target's cost curve (`sized`); `k`: the first depth."""
+    nodes are kept, cut to those that pay by the target's cost curve (`sized`; `cost`: a fixed curve
+    T(n)/T(1), else the measured one); `k`: the first depth."""
     def __init__(self, quant: str = 'auto', topk: int = 3, k: int = 4, max_k: int = 10,
                  total_tokens: int = 16, precision: str | None = None, sized: bool = True,
-                 vocab: int | torch.Tensor | None = None):
+                 vocab: int | torch.Tensor | None = None, cost=None):
         super().__init__(quant, k, max_k, precision, sized, vocab)
         if topk < 1 or total_tokens < 1:
             raise ValueError(f'topk and total_tokens must be >= 1, got {topk} and {total_tokens}')
-        self.topk, self.total_tokens, self.rows = topk, total_tokens, (1, topk)
+        self.topk, self.total_tokens, self.rows, self.tree_cost = topk, total_tokens, (1, topk), cost
 
 @patch
 def reset(self: QuantTreeProposer, req: Request):
@@ -297,7 +298,7 @@ def reset(self: QuantTreeProposer, req: Request):
         raise ValueError('quant-tree drafts for one request at a time; '
                          'the rows of a batch draft chains (quant)')
     QuantProposer.reset(self, req)
-    self.costs = _cost(req.model, self.total_tokens, None, len(req.tokens))
+    self.costs = _cost(req.model, self.total_tokens, self.tree_cost, len(req.tokens))
     self.min_sure = pay_floor(self.costs)
 
 # %% ../nbs/05b_quant.ipynb #916b1908

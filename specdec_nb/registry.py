@@ -225,10 +225,11 @@ def _quant(setup, future=None):
     return QuantProposer(**given(setup, quant='quant', k='quant_k'), **_quant_vocab(setup))
 
 def _quant_tree(setup, future=None):
-    "`--param quant`, `quant_k` (the first depth), `quant_topk`, `quant_nodes` (most kept), `quant_vocab`."
+    """`--param quant`, `quant_k` (the first depth), `quant_topk`, `quant_nodes` (most kept), `quant_vocab`,
+    `cost` (a fixed cost curve)."""
     vocab = _quant(setup).vocab                               # the same checks, the same head
     kw = given(setup, quant='quant', k='quant_k', topk='quant_topk', total_tokens='quant_nodes')
-    return QuantTreeProposer(**kw, vocab=vocab)
+    return QuantTreeProposer(**kw, vocab=vocab, cost=_cost_param(setup))
 
 register('quant', "the target's own weights in fewer bits draft a chain over its KV cache, as long as pays")(
     _quant)
