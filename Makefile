@@ -28,20 +28,12 @@ demo: $(STAMP)
 	$(VENV)/bin/specdec warm   # the kernel plan, OpenVINO's step and the cost curves: once per machine
 	$(VENV)/bin/specdec demo
 
-# make test's jobs, longest first (their seconds in CI: 05b_quant ~200, 14_batch ~200, the rest of tests/ ~180, ...):
-# a notebook's name runs it in a process of its own, `a+b+...` runs notebooks of under a minute one after another in
-# one process (each process pays ~8 s of imports), `tests:*` are pytest jobs, `rest` is every notebook not named here
-# (the short ones) in one process (tools/test_lanes.sh)
-TEST_JOBS := 05b_quant 14_batch tests:rest 00_core+06_ngram 01f_measure+index+01c_kernels+02_engine 06d_combine \
-	13a_longrun+09_medusa+07_lookahead 04_tree rest 05_self_spec 13_checks 09c_eagle 03_draft_model 01e_compiled \
-	tests:linear tests:cli
-
 test: $(STAMP) $(MATHJAX) chromium
 	$(PY) tools/density.py --check >/dev/null || ($(PY) tools/density.py -v; exit 1)   # exported code: no line > 110, no ';' chains, no hidden one-liners
 	# two lanes (tools/test_lanes.sh): SmolLM2's kernel plan and cost curves measured once (the notebooks wait for it)
-	# beside the sampling half of the losslessness matrix, then the notebooks and the rest of tests/ (tests:*), longest
-	# first, one thread each, fewer OpenVINO graphs each
-	bash tools/test_lanes.sh $(VENV) $(TEST_JOBS)
+	# beside the sampling half of the losslessness matrix, then the notebooks and the rest of tests/, placed by their
+	# measured seconds (tools/schedule.py, tests/durations.json), one thread each, fewer OpenVINO graphs each
+	bash tools/test_lanes.sh $(VENV)
 
 # The benchmark's OpenVINO peers (ov-vanilla, ov-pld, ov-default): SmolLM2's IR exported once into the cache by
 # optimum-intel, which pins an older transformers, so it gets its own environment (a one-time step; a few GB).
@@ -50,6 +42,10 @@ peers: $(STAMP)
 	test -x $(PEERS_VENV)/bin/python || python3 -m venv $(PEERS_VENV)
 	$(PEERS_VENV)/bin/python -m pip install -q "optimum-intel[openvino]>=2.2" "openvino-tokenizers>=2025.4" "transformers<5.6"
 	$(VENV)/bin/specdec peers --optimum-cli $(PEERS_VENV)/bin/optimum-cli
+	# the llama-* peers: llama.cpp's llama-server built from the llama-cpp-python sdist (PyPI) into the cache for a portable
+	# ISA, and SmolLM2's f32 GGUF converted, once (~10 min on 2 cores; nbs/32_llamapeers); a failure is one line
+	@command -v cmake >/dev/null && command -v c++ >/dev/null || { echo 'installing cmake and a compiler (apt; log in $(LOGS)/)'; $(call APT,cmake build-essential); } || true
+	$(PY) -m specdec_nb.llamapeers build || true
 
 test-fast: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --n_workers 2

@@ -8,7 +8,7 @@ from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
 from .engine import Proposer
-from .sizing import _cost, sized_draft, merge, cost_param
+from .sizing import _cost, costed, sized_draft, merge, cost_param
 from .suffix import SuffixProposer, SuffixCorpus, corpus_for
 from .recycle import RecycleProposer, CandidateTable
 
@@ -24,21 +24,14 @@ class FallbackProposer(Proposer):
         self.primary, self.fallback = primary, fallback
         self.max_nodes, self.cost, self.merge = max_nodes, cost, merge
         self.lazy = lazy        # ask the fallback only when the primary's draft does not pay
-        self.needs = frozenset(primary.needs) | frozenset(fallback.needs)
+        self.needs = costed(frozenset(primary.needs) | frozenset(fallback.needs), cost)   # what either needs
         self.expected, self.chosen, self.candidates = 0.0, None, None
-    def make_target(self, model):
-        "The target a member needs, if one needs a special one (self-speculation); else the plain one."
-        special = [p for p in (self.primary, self.fallback)
-                   if type(p).make_target is not Proposer.make_target]
-        target = special[0].make_target(model) if special else super().make_target(model)
-        target.hidden = target.hidden or 'hidden' in self.needs   # a nested member may need less
-        return target
     def reset(self, req):
         "Start both members on the request."
         super().reset(req)
         self.primary.reset(req)
         self.fallback.reset(req)
-        self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
+        self.costs = _cost(req, self.max_nodes, self.cost)
     def draft_modules(self):
         "Both members' model work (an EAGLE head's layers are timed and run with the target's plan)."
         return self.primary.draft_modules() + self.fallback.draft_modules()

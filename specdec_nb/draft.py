@@ -11,7 +11,7 @@ from .core import Draft, Sampling, process_logits, scatter_vocab
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, next_length
 from .target import _cache_kw, growing_cache, crop_cache
-from .kernels import RowsHead
+from .lean import RowsHead
 
 # %% auto #0
 __all__ = ['check_same_vocab', 'vocab_head', 'draft_logits', 'DraftModelProposer']
@@ -28,7 +28,7 @@ def check_same_vocab(target, draft):
 # %% ../nbs/03_draft_model.ipynb #07ecedce
 def vocab_head(model, vocab_ids: torch.Tensor) -> RowsHead:
     "The rows of `model`'s LM head for the tokens `vocab_ids` `(n,)`: a head over that reduced vocabulary."
-    return RowsHead(model.get_output_embeddings().weight[vocab_ids].detach())   # 01c_kernels: packed
+    return RowsHead(model.get_output_embeddings().weight[vocab_ids].detach())   # 20_kernels: packed
 
 def draft_logits(model, x: torch.Tensor, head=None, last: bool = False, **kw) -> torch.Tensor:
     """Logits of `model` after feeding `x` `(1, n)`: at every position `(n, V)`, or (`last`) at the last
@@ -52,7 +52,8 @@ class DraftModelProposer(Proposer):
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
     def draft_modules(self):
         "The draft; the reduced-vocabulary path calls its base and then its own head."
-        return [self.model, self.model.base_model] + ([self.head_rows] if self.vocab is not None else [])
+        rows = [self.head_rows] if self.vocab is not None and hasattr(self, 'head_rows') else []   # (reset)
+        return [self.model, self.model.base_model] + rows
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)

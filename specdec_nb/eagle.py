@@ -13,12 +13,11 @@ from fastcore.basics import patch
 from transformers import DynamicCache
 from .core import Draft, Sampling, process_logits, scatter_vocab, draft_depths, sub_draft
 from .engine import Proposer, Request, Feedback, next_length
-from .measure import cost_curve
 from .target import Target, tree_mask, _cache_kw
-from .kernels import RowsHead
+from .lean import RowsHead
 from .models import decoder, vocab_size
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
-from .sizing import best_size, pay_floor, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
+from .sizing import best_size, pay_floor, _cost, costed, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 
 # %% auto #0
 __all__ = ['EAGLE_FORMAT', 'check_aux_layers', 'EagleHead', 'save_eagle', 'load_eagle', 'EagleProposer', 'EagleTreeProposer',
@@ -69,7 +68,7 @@ class EagleHead(nn.Module):
 def restrict(self: EagleHead, vocab):
     "Score only the token ids `vocab` (None: the full vocabulary)."
     self.vocab = None if vocab is None else torch.as_tensor(vocab).long().to(self.lm_head.weight.device)
-    self.rows = None if vocab is None else RowsHead(self.lm_head.weight[self.vocab].detach())   # 01c_kernels
+    self.rows = None if vocab is None else RowsHead(self.lm_head.weight[self.vocab].detach())   # 20_kernels
     return self
 
 @patch
@@ -121,6 +120,8 @@ class EagleProposer(Proposer):
         if k < 1 or max_k < k: raise ValueError(f"need 1 <= k <= max_k, got k={k}, max_k={max_k}")
         self.head, self.k_start, self.adaptive, self.max_k = head, k, adaptive, max_k
         self.cost, self.floor, self.cache_kw = cost, floor, _cache_kw(head.model)
+        layers = head.aux_layers              # a fused head reads those layers' states beside the top one's
+        self.needs = costed({'hidden'} | ({('hidden_layers', (-1, *layers))} if layers else set()), cost)
     def draft_modules(self):
         "The head; its reduced-vocabulary head is called on its own (`logits`)."
         return [self.head] + ([self.head.rows] if self.head.rows is not None else [])
@@ -131,7 +132,7 @@ class EagleProposer(Proposer):
                              "build it on the target (EagleHead(target))")
         self.cache, self.n_true, self.k = DynamicCache(config=self.head.model.config), 0, self.k_start
         self.feats = [] if req.hidden is None else [req.hidden]   # true features from position n_true on
-        self.costs = _cost(req.model, self.max_k, self.cost, len(req.tokens))   # 02b_sizing's
+        self.costs = _cost(req, self.max_k, self.cost)   # 02b_sizing's
         # a token less likely than one more row costs, c(2) - 1, is not worth a head forward
         self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 
@@ -300,13 +301,6 @@ def update(self: EagleTreeProposer, fb: Feedback):
     if self.calibrated:
         self.odds.learn(self.tried, fb.draft, fb.verdict.path)
     self.tried = None
-
-# %% ../nbs/09c_eagle.ipynb #91a7d86e
-@patch
-def make_target(self: EagleProposer, model) -> Target:
-    "The target, keeping its top-layer states (and, for a fused head, its aux layers' beside them)."
-    layers = self.head.aux_layers
-    return Target(model, hidden=(-1, *layers) if layers else True)
 
 # %% ../nbs/09c_eagle.ipynb #d124296f
 def smollm2_eagle_path() -> Path:

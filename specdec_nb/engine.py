@@ -6,18 +6,12 @@
 from __future__ import annotations
 import contextlib, time
 from dataclasses import dataclass, field, replace
+from typing import Callable
 import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, verify, draft_depths
 from .models import vocab_size
-from .kernels import planned
-from .target import Target, _context_len
-from .compiled import CompiledTarget, openvino_available
-# what this machine measures (`01f_measure`); drafters import these from here too
-from .measure import (forward_times, cost_curve, cost_curves, cost_context, COST_CONTEXTS,
-                                kernel_plan, default_kernels, fast_kernels, step_name, make_step,
-                                measured_step, step_tag, default_compile, model_fingerprint, machine_key,
-                                plausible, curve_rows, _ACTIVE, _stored, _store)
+from .target import Target, TARGET_KINDS, _context_len
 
 # %% auto #0
 __all__ = ['PHASES', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
@@ -104,7 +98,7 @@ def plot_acceptance(self: Stats, ax=None, label=None):
 # %% ../nbs/02_engine.ipynb #1bcd8601
 @dataclass
 class Request:
-    "What a proposer is told once, before the first step."
+    "What a proposer is told once, before the first step: the prompt, and what it declared it `needs`."
     # the target model: read its config, vocabulary, device (the engine runs it)
     model: object
     tokens: list[int]                    # the prompt
@@ -113,8 +107,14 @@ class Request:
     # (T-1, H): the prefill's top-layer states, when the proposer needs 'hidden'
     hidden: torch.Tensor | None = None
     # (K, V), each (layers, 1, Hkv, T-1, d): the prompt's keys and values, when the proposer needs 'kv'
-    # (a batch's row: a drafter over the target's own cache keeps a copy of its row's, `14_batch`)
+    # (a batch's row: a drafter over the target's own cache keeps a copy of its row's, `10_batch`)
     kv: tuple | None = None
+    # the target the engine runs, when the proposer shares it ('stacked', or its own kind: `TARGET_KINDS`)
+    target: object = None
+    # cost(k): T(n)/T(1) for n = 1..k+1 at this request's context, when the proposer needs 'cost'
+    cost: Callable[[int], list[float]] | None = None
+    # compile(f, ...): a step for the drafter's own lean forward `f`, as the backend runs steps ('compile')
+    compile: Callable | None = None
     @property
     def device(self): return self.model.device
     @property
@@ -134,7 +134,9 @@ class Feedback:
 # %% ../nbs/02_engine.ipynb #2dbf8510
 class Proposer:
     "Base class of drafters: `propose` drafts; `reset` and `update` keep whatever state a drafter needs."
-    needs: frozenset = frozenset()       # what it reads from the target: of {'logits', 'hidden', 'kv'}
+    # what it reads from the target: of 'logits', 'hidden', 'kv', 'cost', 'stacked', 'compile',
+    # ('hidden_layers', layers), or (a kind of `TARGET_KINDS`, *args)
+    needs: frozenset = frozenset()
     def reset(self, req: Request):
         """Start a request: the base keeps `req` (without the prompt's hidden states and keys and values,
         which a proposer that needs them takes in its own `reset`), its sampling, generator and device."""
@@ -148,12 +150,6 @@ class Proposer:
     def draft_modules(self) -> list:
         "The modules whose forwards are this drafter's model work (timed as `draft_forward` in `Stats`)."
         return []
-    def draft_plan(self, plan: dict) -> dict:
-        "The kernel plan its draft modules run with: the target's (a draft of other shapes adds its own)."
-        return plan
-    def make_target(self, model) -> Target:
-        "The target the engine runs: the plain one, with hidden states when the proposer needs them."
-        return Target(model, hidden='hidden' in self.needs)
 
 # %% ../nbs/02_engine.ipynb #7151bab6
 class OracleProposer(Proposer):
@@ -226,30 +222,39 @@ class GenerateOutput:
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             kernels: str | None = None, compile=None) -> GenerateOutput:
+             backend=None, kernels: str | None = None, compile=None) -> GenerateOutput:
     """Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given.
-    `kernels`: the matrix products (`default_kernels()`); `compile`: the forward's step (see `step_name`)."""
+    `backend`: how the target runs (`23_backends`): a name (None or 'auto': chosen on this machine;
+    'transformers', 'lean', 'openvino'), or a `Backend` the caller prepared; `kernels`, `compile`: its finer
+    choices (the matrix products' plan, the forward's step)."""
     s, ids = Sampling(do_sample, temperature, top_k, top_p), _check_request(model, input_ids, max_new_tokens)
-    eos, kernels = _eos_ids(model, eos_token_id), default_kernels() if kernels is None else kernels
-    plan, step = kernel_plan(model, kernels), step_name(model, compile, kernels)   # measured on this machine
-    with planned(model, plan):
-        _ACTIVE[model] = kernels, step                        # cost-aware drafters plan with its curve
-        try:
-            return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-                             plan, step)
-        finally:
-            _ACTIVE.pop(model, None)
+    eos, needs = _eos_ids(model, eos_token_id), proposer.needs if proposer is not None else frozenset()
+    if backend is None or isinstance(backend, str):
+        from specdec_nb.backends import prepare           # the backend wing's one entry
+        backend = prepare(model, needs, backend, kernels=kernels, compile=compile, context=ids.shape[1],
+                          drafts=proposer.draft_modules() if proposer is not None else ())
+    with backend.planned():
+        return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
+                         backend)
+
+def _told(needs, target, backend, context: int) -> dict:
+    "What a `Request` hands a drafter besides the prompt: only what it declared in `needs`."
+    shares = 'stacked' in needs or any(isinstance(n, tuple) and n[0] in TARGET_KINDS for n in needs)
+    return dict(target=target if shares else None, cost=backend.cost(context) if 'cost' in needs else None,
+                compile=backend.compile if 'compile' in needs else None)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-              plan, step='off') -> GenerateOutput:
-    "The loop of `generate` on a checked request; the drafter's layers of the target's shapes use `plan` too."
+              backend) -> GenerateOutput:
+    "The loop of `generate` on a checked request, its target and its drafter's modules run by `backend`."
     stats, t0 = Stats(), time.perf_counter()
+    needs = proposer.needs if proposer is not None else frozenset()
     with torch.inference_mode():
-        target = _stepped(proposer.make_target(model) if proposer is not None else Target(model), step)
+        target = backend.target(needs)
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
         if proposer is not None:
-            proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden))
+            proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden,
+                                   **_told(needs, target, backend, ids.shape[1])))
         if streamer is not None:
             streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
@@ -257,13 +262,12 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
         drafts = contextlib.ExitStack()
         if proposer is not None:
             loop.clock = DraftClock(proposer.draft_modules(), stats.times)
-            for m in proposer.draft_modules():
-                drafts.enter_context(planned(m, proposer.draft_plan(plan)))
+            drafts = backend.planned(proposer.draft_modules())
         try:
-            while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
-                pass
+            with drafts:
+                while stats.new_tokens < max_new_tokens and loop.step(max_new_tokens - stats.new_tokens):
+                    pass
         finally:
-            drafts.close()
             if loop.clock is not None:
                 loop.clock.remove()
     if streamer is not None:
@@ -271,11 +275,6 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
     stats.total_time = time.perf_counter() - t0
     stats.times.update(target.times)
     return GenerateOutput(torch.tensor([loop.tokens], device=ids.device), stats)
-
-def _stepped(target: Target, step: str) -> Target:
-    "`target` through the compiled `step` where it is a plain `Target` (a drafter's own keeps its forward)."
-    if step == 'off' or type(target) is not Target or target.hidden not in (False, True): return target
-    return CompiledTarget(target.model, make_step(target.model, step), target.hidden)
 
 # %% ../nbs/02_engine.ipynb #ceeea83d
 class DraftClock:

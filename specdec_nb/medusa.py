@@ -12,9 +12,9 @@ import torch.nn.functional as F
 from torch import nn
 from .core import Draft, Sampling, Verdict, process_logits, _children, _check_finite, sub_draft
 from .engine import Proposer, Request, Feedback
-from .kernels import rows_product
+from .lean import rows_product
 from .tree import static_tree
-from .sizing import best_size, _cost, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
+from .sizing import best_size, _cost, costed, _bucket, EdgeOdds, Plan, CONFIDENCE_EDGES
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
@@ -51,7 +51,7 @@ class MedusaHeads(nn.Module):
     def hidden(self, h): return torch.stack([b(h) for b in self.blocks])           # (K, ..., D)
     def logits(self, z):
         # the full head, or the rows of `vocab`
-        return self.lm_head(z) if self.vocab is None else rows_product(z, self._w)   # 01c_kernels
+        return self.lm_head(z) if self.vocab is None else rows_product(z, self._w)   # 20_kernels
     def forward(self, h): return self.logits(self.hidden(h))                     # (K, ..., V)
 
 # %% ../nbs/09_medusa.ipynb #28643af2
@@ -112,6 +112,7 @@ class MedusaProposer(Proposer):
     needs = frozenset({'hidden'})   # the target's top-layer state of the last committed token
     def __init__(self, heads: MedusaHeads, choices=None, sized: bool = False, cost=None):
         self.heads, self.sized, self.cost = heads, sized, cost   # sized: cut each step to what pays (below)
+        self.needs = costed(self.needs, cost, sized)
         # default: the heads' own tree, else a top-1 chain
         choices = choices or getattr(heads, 'choices', None) or [[0] * d for d in range(1, heads.n_heads + 1)]
         self.tree = static_tree(choices, max_depth=heads.n_heads)
@@ -125,7 +126,7 @@ class MedusaProposer(Proposer):
         # a copy, not a view that would keep the prompt's states alive
         self.last_hidden = None if req.hidden is None or not len(req.hidden) else req.hidden[-1].clone()
         if self.sized:
-            self.costs = _cost(req.model, len(self.tree), self.cost, len(req.tokens))   # T(n)/T(1)
+            self.costs = _cost(req, len(self.tree), self.cost)   # T(n)/T(1)
     def update(self, fb: Feedback):
         self.last_hidden = fb.hidden[-1]
         if self.sized:

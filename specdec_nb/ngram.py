@@ -10,7 +10,7 @@ import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, draft_depths
 from .engine import Proposer, Request, Feedback, next_length
-from .measure import cost_curve, cost_context
+from .sizing import costed
 
 # %% auto #0
 __all__ = ['suffix_matches', 'longest_match', 'continuations', 'prompt_lookup', 'match_extent', 'continuation_tree',
@@ -129,13 +129,12 @@ class NGramDrafter(Proposer):
         _check_length(length, cost, k)
         self.k, self.max_ngram, self.min_ngram, self.branches = k, max_ngram, min_ngram, branches
         self.length, self.cost = length, cost
+        self.needs = costed(self.needs, cost, length == 'cost' and branches == 1)
     def reset(self, req: Request):
         super().reset(req)
         self.cur_k, self.lengths = self.k, None
         if self.length == 'cost' and self.branches == 1:
-            c = self.cost
-            if c is None:
-                c = cost_curve(req.model, self.k, context=cost_context(len(req.tokens)))
+            c = self.cost if self.cost is not None else req.cost(self.k)   # given, or the request's
             self.lengths = DraftLength([x / c[0] for x in c[:self.k + 1]])
     def _budget(self, strength: int, most: int) -> int:
         """How many tokens to draft now (at most `most`): the cost model's

@@ -10,17 +10,15 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
-from .measure import make_step, _ACTIVE, _stored, _store, openvino_runs, worth_compiling
-from .measure import model_fingerprint, machine_key, step_name, forward_times
-from .compiled import FusedForward, LeanForward, CompiledTarget, lean_unsupported, openvino_available
-from .compiled import openvino_compile, StackedCache, padded_rows, graph_key
+from .models import _stored, _store, model_fingerprint, machine_key
+from .lean import FusedForward, LeanForward, lean_unsupported, StackedCache, padded_rows
 from .sizing import _cost, pay_floor
 from .tree import TreeDraftProposer
 
 # %% auto #0
 __all__ = ['QUANTS', 'parse_quant', 'quantize', 'dequantize', 'QuantForward', 'quant_step', 'small_head', 'frequent_tokens',
            'QuantProposer', 'chain_rate', 'best_chain', 'RowCache', 'QuantTreeProposer', 'logits_both', 'quant_table',
-           'best_quant']
+           'best_quant', 'stored_quant']
 
 # %% ../nbs/05b_quant.ipynb #b62870d4
 QUANTS = ('bf16', 'int8', 'int4:32', 'int4:64')
@@ -85,53 +83,24 @@ def forward(self: QuantForward, ids, pos, mask, pk, pv, rows):
     return (full.scatter(1, self.keep.expand(logits.shape[0], -1), logits), *rest)
 
 
-# %% ../nbs/05b_quant.ipynb #527f3ae8
-def _as_int4(graph):
-    """Retype the 4-bit weights `(O, I/g, g)` (held as uint8) that products read to OpenVINO's packed u4
-    (a tied embedding's row lookup keeps the uint8 copy: OpenVINO's CPU plugin misreads u4 rows there)."""
-    import openvino as ov
-    for op in graph.get_ordered_ops():
-        if op.get_type_name() == 'Constant' and op.get_element_type() == ov.Type.u8 and len(op.shape) == 3:
-            d, packed = op.get_data().reshape(-1), ov.Tensor(ov.Type.u4, op.shape)   # two a byte, first low
-            packed.data[:] = d[0::2] | (d[1::2] << 4)                               # (no Python list: memory)
-            new = ov.op.Constant(packed)
-            for target in list(op.output(0).get_target_inputs()):
-                if target.get_node().get_type_name() != 'Gather':
-                    target.replace_source_output(new.output(0))
-
 # %% ../nbs/05b_quant.ipynb #6e0e48a4
-_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows[, head, 'eager']): step}
-
-def _compiles(model, compiled: bool | None) -> bool:
-    "Whether a draft of `model` goes through OpenVINO (`quant_step`'s `compiled`)."
-    ov = openvino_runs(model)
-    if compiled and not ov:
-        raise ValueError('compiled=True needs the openvino package and an fp32 model on the CPU')
-    if compiled is not None: return compiled
-    return ov and (worth_compiling(model) or _ACTIVE.get(model, (None, None))[1] == 'openvino')
+_QSTEPS = weakref.WeakKeyDictionary()   # model -> {(quant, precision, dynamic, rows, head, kind): step}
 
 def quant_step(model, quant: str = 'int8', precision: str | None = None, dynamic: bool = True,
-               rows: tuple = (1,), keep: torch.Tensor | None = None, compiled: bool | None = None):
-    """The draft forward `QuantForward(model, quant)`: compiled by OpenVINO with activations in `precision`
-    (default 'f32'; 'bf16' converts the whole f32 cache at every call), else eager. `dynamic`: OpenVINO may
-    quantize the activations of integer products too (its default), else it computes them exactly.
-    `keep`: a smaller head (`QuantForward`). Its graphs (one per row count of `rows`) are traced once.
-    `compiled`: None compiles where OpenVINO runs, for a model of `AUTO_MIN_PARAMS` or more (as `'auto'` does
-    the target's step) or whose `generate` runs the target on OpenVINO's step; a tiny model's draft stays
-    eager."""
+               rows: tuple = (1,), keep: torch.Tensor | None = None, compile=None):
+    """The draft forward `QuantForward(model, quant)` as a step, one per kind and kept per model: through
+    `compile` (what `Request.compile` hands a drafter: the backend's graph with activations in `precision`,
+    default 'f32', where it compiles one), else eager. `dynamic`: the backend may quantize the activations of
+    integer products too, else computes them exactly. `keep`: a smaller head (`QuantForward`)."""
     why = lean_unsupported(model)
     if why: raise ValueError(f'no quantized draft for this model ({why})')
     head = None if keep is None else f'{len(keep)}:{zlib.crc32(keep.numpy().tobytes())}'
-    extra = quant if head is None else f'{quant} {head}'
-    ov, bits = _compiles(model, compiled), parse_quant(quant)[0]
-    key = (quant, precision, dynamic, rows) + ((head,) if head else ()) + (() if ov else ('eager',))
+    key = (quant, precision, dynamic, rows, head, getattr(compile, 'key', 'eager'))
     steps = _QSTEPS.setdefault(model, {})
     if key not in steps:
         f = QuantForward(model, quant, keep).eval()
-        cfg = {} if dynamic else {'DYNAMIC_QUANTIZATION_GROUP_SIZE': 0}
-        steps[key] = (openvino_compile(f, model, precision or 'f32', edit=_as_int4 if bits == 4 else None,
-                                       config=cfg, rows=rows, key=graph_key(f, model, extra=extra))
-                      if ov else f)                     # a chain drafts one row at a time
+        u4, name = parse_quant(quant)[0] == 4, f"{quant} {head or ''}".strip()
+        steps[key] = f if compile is None else compile(f, precision or 'f32', dynamic, rows, u4, name)
     return steps[key]
 
 # %% ../nbs/05b_quant.ipynb #47239b55
@@ -169,7 +138,9 @@ class QuantProposer(Proposer):
     here), over the target's KV cache; `k` the first length, then sized by the measured cost. `vocab`: a
     smaller head (`small_head`): the first `vocab` ids, or these ids (`frequent_tokens`)."""
     rows = (1,)                 # the draft's row counts: a chain feeds one token at a time
-    needs = frozenset({'kv'})   # only a batch's rows are handed keys and values; alone it shares the target's
+    # the target's stacked cache to draft into (a batch's row: its keys and values), a step for its own
+    # forward, the cost curve
+    needs = frozenset({'stacked', 'kv', 'compile', 'cost'})
     def __init__(self, quant: str = 'auto', k: int = 4, max_k: int = 12, precision: str | None = None,
                  sized: bool = True, vocab: int | torch.Tensor | None = None):
         if quant != 'auto':
@@ -177,14 +148,6 @@ class QuantProposer(Proposer):
         if not 1 <= k <= max_k: raise ValueError(f'need 1 <= k <= max_k, got k={k}, max_k={max_k}')
         self.quant, self.k0, self.max_k, self.precision, self.sized = quant, k, max_k, precision, sized
         self.vocab = vocab
-    def make_target(self, model):
-        "The target as a `CompiledTarget` (its stacked cache is the draft's too)."
-        why = lean_unsupported(model)
-        if why: raise ValueError(f'no quantized draft for this model ({why})')
-        step = _ACTIVE.get(model, (None, 'off'))[1]
-        step = 'lean' if step == 'off' else step
-        self.target = CompiledTarget(model, make_step(model, step))
-        return self.target
 
 # %% ../nbs/05b_quant.ipynb #5b798331
 def chain_rate(alpha: float, draft: float, cost, k: int) -> float:
@@ -210,20 +173,20 @@ class RowCache:
 # %% ../nbs/05b_quant.ipynb #e4a773c4
 @patch
 def reset(self: QuantProposer, req: Request):
-    """Check that the engine runs the target this drafter made (or a batch gave its row's keys and values);
-    build its draft step (once); start estimating."""
+    """Take the target's stacked cache (`Request.target`; a row of a batch: a copy of its row's keys and
+    values), build its draft step (once, through `Request.compile`), start estimating."""
     super(QuantProposer, self).reset(req)
-    if req.kv is not None:                               # a row of a batch: a copy of its keys and values
-        why = lean_unsupported(req.model, batch=True)
-        if why: raise ValueError(f'no quantized draft for this model ({why})')
-        self.target = RowCache(req.model, req.kv)
-    if getattr(self, 'target', None) is None or self.target.model is not req.model:
-        raise ValueError('QuantProposer needs the target it made (generate calls make_target)')
-    quant = best_quant(req.model, self.sampling.greedy) if self.quant == 'auto' else self.quant
+    why = lean_unsupported(req.model, batch=req.kv is not None)
+    if why: raise ValueError(f'no quantized draft for this model ({why})')
+    self.target = RowCache(req.model, req.kv) if req.kv is not None else req.target
+    if not isinstance(getattr(self.target, 'cache', None), StackedCache):
+        raise ValueError("QuantProposer drafts into the target's stacked cache, which its needs ask for "
+                         "('stacked': generate builds it)")
+    quant = stored_quant(req.model, self.sampling.greedy) if self.quant == 'auto' else self.quant
     keep = small_head(req.model, self.vocab)
-    self.step = quant_step(req.model, quant, self.precision, rows=self.rows, keep=keep)
+    self.step = quant_step(req.model, quant, self.precision, rows=self.rows, keep=keep, compile=req.compile)
     self.k, self.chosen = self.k0, quant
-    self.cost = _cost(req.model, self.max_k + 1, None, len(req.tokens))
+    self.cost = _cost(req, self.max_k + 1)
     self.hits, self.misses = 9.0, 1.0                   # a prior: alpha 0.9
     self.t_draft, self.t_target, self._tf, self.last = None, None, 0.0, None
 
@@ -298,7 +261,7 @@ def reset(self: QuantTreeProposer, req: Request):
         raise ValueError('quant-tree drafts for one request at a time; '
                          'the rows of a batch draft chains (quant)')
     QuantProposer.reset(self, req)
-    self.costs = _cost(req.model, self.total_tokens, self.tree_cost, len(req.tokens))
+    self.costs = _cost(req, self.total_tokens, self.tree_cost)
     self.min_sure = pay_floor(self.costs)
 
 # %% ../nbs/05b_quant.ipynb #916b1908
@@ -403,25 +366,23 @@ def _row_ms(step, model, reps: int = 7, context: int = 256) -> float:
     return 1e3 * sorted(ts[1:])[reps // 2]
 
 # %% ../nbs/05b_quant.ipynb #f00a76db
-def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: int = 12,
-                start: int = 0) -> dict:
+def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: int = 12, start: int = 0, *,
+                target_ms: float, cost, compile=None) -> dict:
     """Per precision: agreement, overlap (Σ min(p, q) at temperature 1) over the positions of `ids` `(1, T)`
-    from `start` (`logits_both`),
-    draft_ms and target_ms of a row, and `chain_rate` of the best chain, greedy and sampling. The target's
-    row is timed on the step `generate` runs it with (outside `generate`: the one it would choose)."""
-    kernels, step = _ACTIVE.get(model, (None, None))
-    step = step or step_name(model, None, kernels)
-    t_ms = 1e3 * forward_times(model, 256, [1], 7, kernels, step)[0]
-    cost, out = _cost(model, most + 1, None, ids.shape[1]), {}
+    from `start` (`logits_both`), draft_ms of a row and `target_ms`, the target's (on the step `generate`
+    runs, as the backend measures it), and `chain_rate` of the best chain by the `cost` curve, greedy and
+    sampling.
+    The drafts run through `compile` (`Request.compile`; None: eager)."""
+    cost, out = _cost(None, most + 1, cost), {}
     for quant in quants:
         kept = set(_QSTEPS.get(model, {}))
-        s = quant_step(model, quant, precision)
+        s = quant_step(model, quant, precision, compile=compile)
         p, q = (x.softmax(-1) for x in logits_both(model, s, ids, start=start))
         r = dict(agreement=(p.argmax(-1) == q.argmax(-1)).float().mean().item(),
                  overlap=torch.minimum(p, q).sum(-1).mean().item(), draft_ms=_row_ms(s, model),
-                 target_ms=t_ms)
+                 target_ms=target_ms)
         for mode, a in (('greedy', r['agreement']), ('sampling', r['overlap'])):
-            d = r['draft_ms'] / t_ms
+            d = r['draft_ms'] / target_ms
             r[f'{mode}_rate'] = chain_rate(a, d, cost, best_chain(a, d, cost, most))
         out[quant] = r
         for new in set(_QSTEPS[model]) - kept:        # measured, not kept: each compiled draft holds ~1 GB
@@ -429,17 +390,34 @@ def quant_table(model, ids, quants=QUANTS, precision: str | None = None, most: i
     return out
 
 # %% ../nbs/05b_quant.ipynb #90c0e23d
-def best_quant(model, greedy: bool = True) -> str:
+def _quant_key(model) -> str:
+    return f'{model_fingerprint(model)} | {machine_key(model.device)} | target on its step'
+
+def best_quant(model, greedy: bool = True, **measured) -> str:
     """The precision of `QUANTS` (whose groups fit the model) whose best chain reaches the most tokens per
-    unit of time on this machine (`quant_table` over the model's own greedy text, measured once and kept)."""
-    key = f'{model_fingerprint(model)} | {machine_key(model.device)} | target on its step'
+    unit of time on this machine: `quant_table` over the model's own greedy text with `measured` (its
+    `target_ms`, `cost`, `compile`), once, then kept. `specdec warm` measures it with the backend's."""
+    key = _quant_key(model)
     if key not in (stored := _stored('quant.json')):
         print('specdec: measuring the quantized drafts, once for this model ...', file=sys.stderr)
         bos, c = model.config.bos_token_id or 0, model.config
         ids = model.generate(torch.tensor([[bos]]), max_new_tokens=96, do_sample=False, pad_token_id=bos)
         fits = [q for q in QUANTS if not (c.hidden_size % (parse_quant(q)[1] or 1)
                                           or c.intermediate_size % (parse_quant(q)[1] or 1))]
-        stored = {key: quant_table(model, ids, fits, start=1)}
+        stored = {key: quant_table(model, ids, fits, start=1, **measured)}
         _store('quant.json', stored)
     table = stored[key]
     return max(table, key=lambda q: table[q]['greedy_rate' if greedy else 'sampling_rate'])
+
+_HINTED = weakref.WeakSet()
+
+def stored_quant(model, greedy: bool = True) -> str:
+    """What 'auto' drafts in: `best_quant`'s choice where it was measured for `model` on this machine, else
+    'int8' (said once per model: a request measures nothing)."""
+    table = _stored('quant.json').get(_quant_key(model))
+    if table: return max(table, key=lambda q: table[q]['greedy_rate' if greedy else 'sampling_rate'])
+    if model not in _HINTED:
+        _HINTED.add(model)
+        print("specdec: the quantized draft's precision is not measured for this model yet: int8 "
+              "(`specdec warm` measures which is fastest here)", file=sys.stderr)
+    return 'int8'

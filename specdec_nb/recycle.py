@@ -9,7 +9,7 @@ import torch
 from fastcore.basics import patch
 from .core import Draft, row_topk
 from .engine import Proposer
-from .sizing import _cost, _check_counts, _check_floor, best_first, sized_draft, Plan, EdgeOdds
+from .sizing import _cost, costed, _check_counts, _check_floor, best_first, sized_draft, Plan, EdgeOdds
 from .suffix import SuffixCorpus
 
 # %% auto #0
@@ -80,6 +80,7 @@ class RecycleProposer(Proposer):
         _check_counts(k=k, max_nodes=max_nodes)
         _check_floor(floor)
         self.k, self.max_nodes, self.floor, self.cost = k, max_nodes, floor, cost
+        self.needs = costed(self.needs, cost)
         self.table = table.copy() if table is not None else None
         self.odds, self.expected, self.candidates = EdgeOdds(), 0.0, None
 
@@ -89,7 +90,7 @@ def reset(self: RecycleProposer, req):
     """Start a request: the cost curve, the table (kept from
     earlier requests) checked and seeded from the prompt."""
     super(RecycleProposer, self).reset(req)
-    self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
+    self.costs = _cost(req, self.max_nodes, self.cost)
     if self.table is None:
         self.table = CandidateTable(req.vocab_size, self.k)
     if self.table.next.shape[0] != req.vocab_size:

@@ -12,9 +12,9 @@ from torch import nn
 from transformers import DynamicCache
 from .core import Draft, Sampling, Verdict, process_logits, scatter_vocab
 from .models import decoder
-from .kernels import RowsHead
+from .lean import RowsHead
 from .engine import Proposer, Request, Feedback, generate
-from .target import Target, GrowingLayer, additive_mask
+from .target import Target, GrowingLayer, additive_mask, TARGET_KINDS
 from .checkpoints import fingerprint, save_weights, load_weights, read_checkpoint, asset_path
 
 # %% auto #0
@@ -197,12 +197,10 @@ class SelfSpecProposer(Proposer):
         self.model, self.layers, self.adapter = model, layers, adapter
         self.k, self.stop, self.reuse = k, stop, reuse
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
-    def make_target(self, model):
-        "The one hook: a target that shares its lower layers and KV cache with this drafter."
-        if model is not self.model:
-            raise ValueError("this self-speculative drafter was built for another model")
-        self.target = LayerwiseTarget(model, self.split, self.reuse)
-        return self.target
+        # the target it shares its lower layers and KV cache with: a `LayerwiseTarget` split where it is
+        self.needs = frozenset({('layers', self.split, reuse)})
+
+TARGET_KINDS['layers'] = LayerwiseTarget      # how the backend builds what `('layers', ...)` asks for
 
 # %% ../nbs/05_self_spec.ipynb #d2cbb0a1
 def early_exit(model, exit_layer: int, **kw) -> SelfSpecProposer:
@@ -227,15 +225,18 @@ def layer_skip(model, skip, **kw) -> SelfSpecProposer:
 # %% ../nbs/05_self_spec.ipynb #1ba7dcfd
 @patch
 def reset(self: SelfSpecProposer, req: Request):
-    """Check that the engine runs the target this drafter made;
+    """Take the target it shares (`Request.target`, the `LayerwiseTarget` its `needs` asked for);
     prepare the drafting head and the adapter's cache."""
     super(SelfSpecProposer, self).reset(req)
-    target = getattr(self, 'target', None)
-    if target is None or target.model is not req.model:
-        raise ValueError("SelfSpecProposer needs the target it made (generate calls make_target)")
+    if req.model is not self.model:
+        raise ValueError("this self-speculative drafter was built for another model")
+    target = self.target = req.target
+    if not isinstance(target, LayerwiseTarget) or target.split != self.split:
+        raise ValueError("SelfSpecProposer drafts over the LayerwiseTarget its needs ask for "
+                         "(generate builds it)")
     W, dev = self.model.get_output_embeddings().weight, target.device
     self._v = None if self.vocab is None else self.vocab.to(dev)
-    self._head = RowsHead(W if self._v is None else W[self._v].detach())   # 01c_kernels: packed where it can
+    self._head = RowsHead(W if self._v is None else W[self._v].detach())   # 20_kernels: packed where it can
     self._norm = target.base.norm if self.adapter is None else self.adapter.norm
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     # the adapter's cache, how many positions it holds; the full vocabulary size
@@ -244,6 +245,7 @@ def reset(self: SelfSpecProposer, req: Request):
 @patch
 def draft_modules(self: SelfSpecProposer) -> list:
     "The drafting layers (the shared lower ones timed only while drafting), the adapter or norm, the head."
+    if getattr(self, '_head', None) is None: return []      # before `reset`: they come with the target
     upper = self._rest if self.adapter is None else [self.adapter.layer]
     return self.target.lower + upper + [self._norm, self._head]
 

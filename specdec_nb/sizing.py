@@ -11,17 +11,19 @@ import torch
 from fastcore.basics import patch
 from .core import Draft
 from .engine import Proposer
-from .measure import cost_curve, cost_context
 
 # %% auto #0
-__all__ = ['CONFIDENCE_EDGES', 'cost_param', 'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan', 'sized_draft', 'merge',
-           'EdgeOdds']
+__all__ = ['CONFIDENCE_EDGES', 'cost_param', 'costed', 'best_first', 'best_size', 'pay_floor', 'node_paths', 'Plan',
+           'sized_draft', 'merge', 'EdgeOdds']
 
 # %% ../nbs/02b_sizing.ipynb #6cb0d893
-def _cost(model, k: int, cost=None, context: int = 0) -> list[float]:
-    """`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or measured on `model` by `engine.cost_curve`
-    (cached per model) at the measured context nearest `context` tokens (`cost_context`)."""
-    c = list(cost) if cost is not None else cost_curve(model, k, context=cost_context(context))
+def _cost(req, k: int, cost=None) -> list[float]:
+    """`cost[n] = T(n+1)/T(1)` for n = 0..k: given, or the request's (`Request.cost`, measured by the backend
+    at the context nearest the prompt's, for a drafter that declared it `needs` 'cost')."""
+    if cost is None and getattr(req, 'cost', None) is None:
+        raise ValueError("this drafter sizes its drafts by the cost curve: declare 'cost' in its needs "
+                         "(the backend measures it), or give cost=")
+    c = list(cost) if cost is not None else req.cost(k)
     if len(c) < k + 1 or not all(isinstance(x, (int, float)) and x > 0 for x in c):
         raise ValueError(f"cost must hold max_nodes+1 = {k + 1} positive "
                          f"relative forward costs T(n)/T(1); got {c!r}")
@@ -41,6 +43,10 @@ def _check_counts(**kw):
 def _check_floor(floor):
     if not 0 <= floor < 1:
         raise ValueError(f"floor (the least node probability) must be in [0, 1), got {floor!r}")
+
+def costed(needs, cost, uses: bool = True) -> frozenset:
+    "`needs`, with 'cost' where a drafter `uses` the cost curve and was given none (`cost` None)."
+    return frozenset(needs) | ({'cost'} if uses and cost is None else set())
 
 # %% ../nbs/02b_sizing.ipynb #9a9d6b35
 def best_first(children, root, max_nodes: int, max_depth: int, floor: float = 0.0):

@@ -11,7 +11,7 @@ from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
 from .engine import Proposer
-from .sizing import _cost, _check_counts, _check_floor, _bucket
+from .sizing import _cost, _check_counts, _check_floor, _bucket, costed
 from .sizing import best_first, sized_draft, merge, Plan, EdgeOdds
 
 # %% auto #0
@@ -318,7 +318,7 @@ class SuffixProposer(Proposer):
         self.corpus = _as_corpus(corpus)
         self.max_nodes, self.max_match, self.floor = max_nodes, max_match, floor
         self.samples, self.branch, self.grow, self.grow_path = samples, branch, grow, grow_path
-        self.lead, self.cost = lead, cost
+        self.lead, self.cost, self.needs = lead, cost, costed(self.needs, cost)
         self.odds, self._prev, self._warned = EdgeOdds(), None, False
         self.expected, self.candidates = 0.0, None
 
@@ -327,7 +327,7 @@ class SuffixProposer(Proposer):
 def reset(self: SuffixProposer, req):
     "Start a request: the cost curve, the corpus checked and grown by the last answer, the request indexed."
     super(SuffixProposer, self).reset(req)
-    self.costs = _cost(req.model, self.max_nodes, self.cost, len(req.tokens))
+    self.costs = _cost(req, self.max_nodes, self.cost)
     if self.corpus is None:
         self.corpus = SuffixCorpus(req.vocab_size)
     if self.corpus.vocab_size != req.vocab_size:

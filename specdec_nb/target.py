@@ -12,7 +12,8 @@ from transformers.cache_utils import DynamicLayer
 from .core import Draft, draft_depths, ancestor_mask
 
 # %% auto #0
-__all__ = ['GrowingLayer', 'growing_cache', 'crop_cache', 'Target', 'additive_mask', 'tree_mask', 'window_mask', 'layer_masks']
+__all__ = ['TARGET_KINDS', 'GrowingLayer', 'growing_cache', 'crop_cache', 'Target', 'additive_mask', 'tree_mask', 'window_mask',
+           'layer_masks', 'needed']
 
 # %% ../nbs/01d_target.ipynb #446e7007
 def _cache_kw(model) -> str:
@@ -177,3 +178,13 @@ def commit(self: Target, d: Draft | None, path: list[int]):
     if self.hidden:
         h = self.last_hidden
         self.last_hidden = h[:keep] if prefix else h[[0] + [1 + i for i in path]]
+
+# %% ../nbs/01d_target.ipynb #92efde91
+TARGET_KINDS = {}   # name -> builder(model, *args): a target of its own, registered where it is taught
+
+def needed(needs, name: str) -> tuple | None:
+    "`needs`' entry `name`'s arguments: `()` for the bare name, `args` for `(name, *args)`, None if absent."
+    for n in needs:
+        if n == name: return ()
+        if isinstance(n, tuple) and n and n[0] == name: return n[1:]
+    return None

@@ -12,7 +12,7 @@ import specdec_nb.core as core
 from .core import Sampling, process_logits, chi2_stat, chi2_pvalue
 from .models import vocab_size
 from .engine import generate
-from .measure import model_fingerprint, _stored, _store
+from .models import model_fingerprint, _stored, _store
 
 # %% auto #0
 __all__ = ['WRONG_RULES', 'greedy_reference', 'check_greedy', 'weights_crc', 'kept_reference', 'exact_two_token_dist',

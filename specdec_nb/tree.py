@@ -14,7 +14,7 @@ from .engine import Proposer, Request, Feedback
 from .target import tree_mask, layer_masks, _cache_kw, growing_cache, crop_cache
 from .models import vocab_size
 from .draft import check_same_vocab, vocab_head, draft_logits
-from .sizing import best_size, pay_floor, _cost
+from .sizing import best_size, pay_floor, _cost, costed
 
 # %% auto #0
 __all__ = ['plot_tree', 'StaticTree', 'static_tree', 'TreeDraftProposer']
@@ -117,9 +117,11 @@ class TreeDraftProposer(Proposer):
         self.vocab = None if vocab is None else torch.as_tensor(vocab).long()
         # a dynamic tree cut to the nodes that pay by the target's cost curve (given or measured)
         self.sized, self.cost, self.floor = sized, cost, floor
+        self.needs = costed(self.needs, cost, sized and self.tree is None)
     def draft_modules(self):
         "The draft; the reduced-vocabulary path calls its base and then its own head."
-        return [self.model, self.model.base_model] + ([self.head_rows] if self.vocab is not None else [])
+        rows = [self.head_rows] if self.vocab is not None and hasattr(self, 'head_rows') else []   # (reset)
+        return [self.model, self.model.base_model] + rows
     def reset(self, req: Request):
         super().reset(req)
         check_same_vocab(req.model, self.model)
@@ -130,7 +132,7 @@ class TreeDraftProposer(Proposer):
             self.vocab_ids = self.vocab.to(self.device)
             self.head_rows = vocab_head(self.model, self.vocab_ids)
         if self.sized and self.tree is None:
-            self.costs = _cost(req.model, self.total_tokens, self.cost, len(req.tokens))   # T(n)/T(1)
+            self.costs = _cost(req, self.total_tokens, self.cost)   # T(n)/T(1)
             self.min_sure = self.floor if self.floor is not None else pay_floor(self.costs)
 
 # %% ../nbs/04_tree.ipynb #858bb82d

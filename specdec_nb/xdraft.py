@@ -9,7 +9,6 @@ from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
 from .engine import Proposer, Request, Feedback, next_length
-from .measure import kernel_plan
 from .target import _cache_kw, growing_cache, crop_cache
 from .draft import draft_logits
 
@@ -84,10 +83,7 @@ class XDraftProposer(Proposer):
         self.model, self.dtok, self.ttok, self.window = draft_model, draft_tok, target_tok, window
         self.k_start, self.adaptive, self.max_k = k, adaptive, max_k
         self.cache_kw, self.stops = _cache_kw(draft_model), set(draft_tok.all_special_ids)
-    def draft_modules(self): return [self.model]
-    def draft_plan(self, plan: dict) -> dict:
-        "The draft's own kernel plan (its layers are not the target's shapes), with the target's."
-        return {**kernel_plan(self.model), **plan} if plan else plan
+    def draft_modules(self): return [self.model]    # a model of its own: the backend plans its shapes too
     def reset(self, req: Request):
         super().reset(req)
         if not req.sampling.greedy:

@@ -148,6 +148,24 @@ def test_warm(tiny_model_dir, tmp_path):
     planned = os.environ.get('SPECDEC_KERNELS', 'fast') != 'linear'          # F.linear everywhere: no plan to keep
     assert (tmp_path / 'kernel_plans.json').exists() == planned
 
+def test_warm_then_generate_measures_nothing(tiny_model_dir, tmp_path, specdec, monkeypatch):
+    "After `specdec warm`, `specdec generate` prints no measuring or timing line, whatever the method."
+    from specdec_nb.registry import METHODS
+    monkeypatch.setenv('SPECDEC_CACHE', str(tmp_path))
+    r = specdec('warm', '--model', tiny_model_dir, '--threads', 1)
+    assert r.returncode == 0 and "quantized draft's precision ready" in r.stderr, r.stderr[-2000:]
+    ran, said = [], {}
+    for name in [n for n, m in METHODS.items() if not m.peer and n != 'oracle']:
+        r = specdec('generate', 'Summarize: the cat sat on the mat. The cat sat on the mat.', '--model', tiny_model_dir,
+                    '--method', name, '--max-new-tokens', 6, '--threads', 1, '--draft-layers', 1)
+        if r.returncode == 2 and ('needs' in r.stderr or 'exact under greedy' in r.stderr):
+            continue                         # a method whose artifact (a head, an adapter) is not for this model
+        assert r.returncode == 0, (name, r.stderr[-2000:])
+        ran.append(name)
+        said[name] = [l for l in r.stderr.splitlines() if any(w in l for w in ('measuring', 'timing', 'choosing'))]
+    assert len(ran) >= 10 and {'vanilla', 'pld', 'suffix-recycle', 'quant', 'suffix-quant'} <= set(ran), ran
+    assert not any(said.values()), said
+
 def test_peers_export_error(tiny_model_dir, tmp_path, specdec, monkeypatch):
     "`specdec peers` with an exporter that fails: one error line and exit code 2, no traceback, no IR."
     monkeypatch.setenv('SPECDEC_CACHE', str(tmp_path))

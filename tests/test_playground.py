@@ -1,4 +1,4 @@
-"""The playground (`11_widgets`) in a real front end: Voila serves a notebook holding it on localhost, headless Chromium
+"""The playground (`36_widgets`) in a real front end: Voila serves a notebook holding it on localhost, headless Chromium
 (driven by Playwright) types a prompt, clicks Run, and watches the coloured tokens and the live tau arrive."""
 import json, os, shutil, socket, subprocess, sys, time, urllib.error, urllib.request
 from pathlib import Path

@@ -1,7 +1,7 @@
 """The GPU check, prepared so that a few minutes on a GPU machine are enough (issue 20).
 
 1. Every registered method of ours, greedy, on a tiny Llama, Qwen2 and GPT-2, in bf16 and fp32: exact against
-   transformers' `generate` in the same dtype (bf16 up to near-ties: see nbs/13_checks.ipynb).
+   transformers' `generate` in the same dtype (bf16 up to near-ties: see nbs/39_checks.ipynb).
 2. On a model of SmolLM2-135M's shape with random weights (speed does not depend on the weights), in bf16:
    T(n) for n = 1..64, and `vanilla`, `oracle` and every method needing no trained artifact against `generate`.
 
