@@ -49,7 +49,7 @@ def update(log: str) -> dict:
     secs, text = durations(), Path(log).read_text(errors='replace')
     for name, s in re.findall(r'^(\w+)\.ipynb: (\d+) secs$', text, re.M):
         secs[name] = int(s)
-    for job, s in re.findall(r'^job (tests:\w+|warm): (\d+) s$', text, re.M):
+    for job, s in re.findall(r"job (tests:\w+|warm): (\d+) s$", text, re.M):
         secs[job] = int(s)
     FILE.write_text(json.dumps(dict(sorted(secs.items())), indent=1) + '\n')
     return secs

@@ -36,6 +36,6 @@ command_of() {  # the command line of one job
 }
 export -f command_of; export venv lock skip nb py
 $venv/bin/python tools/schedule.py \
-  | xargs -d '\n' -P 2 -I{} bash -c 'start=$SECONDS; eval "$(command_of "{}")"; rc=$?; echo "job {}: $((SECONDS - start)) s"; exit $rc' \
+  | xargs -d '\n' -P 2 -I{} bash -c 'start=$SECONDS; eval "$(command_of "{}")"; rc=$?; printf "\njob %s: %s s\n" "{}" "$((SECONDS - start))"; exit $rc' \
   2>&1 | tee .logs/test.log
 exit "${PIPESTATUS[1]}"
