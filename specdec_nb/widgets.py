@@ -209,16 +209,19 @@ def _generate(self: Playground, method: str, on_step):
 
 # %% ../nbs/36_widgets.ipynb #e0f1a2b2
 from fastcore.basics import patch
-from .backends.measure import cost_curves
 
 # %% ../nbs/36_widgets.ipynb #e0f1a2b3
 @patch
 def calibrate(self: Playground, methods: list[str], note: W.HTML):
-    """Measure the forward-cost curve before any timed run of `methods`
-    (nothing to do for plain decoding), with a note in `note` meanwhile."""
-    if all(m == 'vanilla' for m in methods): return
+    """What `methods`' drafters need of this machine (the forward-cost curve), measured before any timed run:
+    one untimed token through each, which the backend prepares for (nothing for plain decoding)."""
+    from specdec_nb.cli import make_proposer
+    todo = [m for m in methods if m != 'vanilla']
+    if not todo or not self.prompt.value.strip(): return
     note.value = "<i>measuring this machine's forward costs, once per model (a few seconds) ...</i>"
-    cost_curves(self.model)
+    ids = chat_ids(self.tok, self.prompt.value).to(self.model.device)
+    for m in todo:
+        generate(self.model, ids, make_proposer(m, self.setup()), max_new_tokens=1)
     note.value = ''
 
 # %% ../nbs/36_widgets.ipynb #77bb0d45
