@@ -21,7 +21,7 @@ RESULTS = ROOT / 'bench_results'
 NBS = ROOT / 'nbs'
 GROUPS = ('translation', 'summarization', 'qa', 'math_reasoning', 'rag', 'mt-bench')
 START, END = '<!-- results:start -->', '<!-- results:end -->'
-PLAIN = {'hf-vanilla', 'hf-static', 'vanilla', 'ov-vanilla', 'ov-default'}    # one token per forward: no draft
+PLAIN = {'hf-vanilla', 'hf-static', 'vanilla', 'ov-vanilla', 'ov-default', 'llama-vanilla', 'llama-q'}    # one token per forward: no draft
 
 # Every method's row: (name, run, its name in that run's JSON, a method of the same run to show beside it). Each
 # comes from the latest standard run (8 prompts per group, 48 prompts) that measured the method as it is now; rows
@@ -32,7 +32,9 @@ ROWS = [('hf-vanilla', 'grouped_n8'), ('vanilla', 'grouped_n8'), ('oracle', 'fas
         ('eagle-tree', 'grouped_n8'), ('suffix-eagle', 'grouped_n8'), ('draft', 'grouped_n8'),
         ('tree', 'grouped_n8'), ('medusa', 'grouped_n8'), ('early-exit', 'grouped_n8'),
         ('early-exit-plain', 'selfspec_n2', None, 'early-exit'), ('layer-skip', 'selfspec_n2', None, 'early-exit'),
-        ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit')]
+        ('hf-pld', 'pld_n8'), ('hf-assisted', 'draft_n8'), ('hf-early-exit', 'selfspec_n2', None, 'early-exit'),
+        ('llama-vanilla', 'llama_n1', None, 'vanilla'), ('llama-ngram', 'llama_n1', None, 'vanilla'),
+        ('llama-q', 'llama_n1', None, 'vanilla')]
 
 def _run(name: str) -> dict: return json.loads((RESULTS / f'{name}.json').read_text())
 
@@ -42,6 +44,7 @@ def is_plain(method: str) -> bool:
 
 def by(method: str) -> str:
     "Whose implementation a benchmark method is."
+    if method.startswith('llama-'): return 'llama.cpp'
     return 'transformers' if method.startswith('hf-') else 'OpenVINO GenAI' if method.startswith('ov-') else 'ours'
 
 def _machine(config: dict) -> str:
