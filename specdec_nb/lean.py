@@ -4,9 +4,7 @@
 
 # %% ../nbs/01e_lean.ipynb #260da1bf
 from __future__ import annotations
-import filecmp, hashlib, os, re, time, weakref, zlib
-from functools import cache, partial
-from pathlib import Path
+from functools import partial
 from types import SimpleNamespace
 import torch
 import torch.nn.functional as F

@@ -8,7 +8,7 @@ import contextlib, math
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from ..lean import target_for
-from .kernels import planned
+from .kernels import planned as with_plan
 from .measure import (default_kernels, kernel_plan, step_name, make_step, cost_curve,
                                         cost_context, openvino_runs, worth_compiling)
 from .openvino import openvino_compile, graph_key, _as_int4
@@ -85,11 +85,11 @@ def cost(self: Backend, context: int):
 @patch
 def planned(self: Backend, drafts=None) -> contextlib.ExitStack:
     "Context: the model's products through the plan (`drafts`: those modules', each with its own plan too)."
-    if drafts is None: return planned(self.model, self.plan)
+    if drafts is None: return with_plan(self.model, self.plan)
     stack = contextlib.ExitStack()
     for m in drafts:
         own = self.draft_plans.get(id(m), {})
-        stack.enter_context(planned(m, {**own, **self.plan} if self.plan else self.plan))
+        stack.enter_context(with_plan(m, {**own, **self.plan} if self.plan else self.plan))
     return stack
 
 # %% ../../nbs/23_backends.ipynb #d17c33ef

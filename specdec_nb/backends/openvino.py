@@ -5,11 +5,10 @@
 # %% ../../nbs/21_openvino.ipynb #e374f959
 from __future__ import annotations
 import filecmp, hashlib, os, re, time, weakref, zlib
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
 import torch
-from ..lean import LeanForward, FusedForward, padded_rows
+from ..lean import LeanForward, FusedForward
 
 # %% auto #0
 __all__ = ['OV_ROWS', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key', 'graph_path', 'save_graphs',
