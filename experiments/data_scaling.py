@@ -1,7 +1,7 @@
 """How much do the trained drafters gain from more, or better matched, self-distilled data? (a diagnostic, never shipped)
 
 Trains Medusa heads (`09a_medusa_training`) or an early-exit adapter (`05a_adapter_training`) on some of:
-  template  -- the shipped training data: SmolLM2's answers to 448 template prompts (`08_training.distill_data`)
+  template  -- the shipped training data: SmolLM2's answers to 448 template prompts (`08_distill.distill_data`)
   rest      -- SmolLM2's answers to the 192 Spec-Bench dev prompts that the standard run (8 per group) does NOT use
   rest-half -- every other one of those (96)
 and measures them on SmolLM2's answers to the 48 prompts of the standard run (answer positions only).
@@ -15,7 +15,7 @@ import argparse, time
 import torch
 from safetensors.torch import load_file
 from specdec_nb.models import load_smollm2, load_prompts, cache_dir
-from specdec_nb.training import _read_jsonl, frequent_tokens, target_features, self_distill, distill_data
+from specdec_nb.distill import _read_jsonl, frequent_tokens, target_features, self_distill, distill_data
 from specdec_nb.medusa import medusa_choices, expected_tau
 from specdec_nb.medusa_training import train_medusa, head_accuracy
 from specdec_nb.selfspec_training import train_adapter

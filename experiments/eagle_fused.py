@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 sys.path.insert(0, str(Path(__file__).parent))
 from retrain import ROOT, load
-from specdec_nb.training import frequent_tokens
+from specdec_nb.distill import frequent_tokens
 from specdec_nb.engine import generate
 from specdec_nb.eagle import EagleProposer, save_eagle
 from specdec_nb.eagle_training import train_eagle, eagle_accuracy

@@ -32,7 +32,8 @@ def main(argv=None):
     p.add_argument('--methods', default=None, help='comma-separated (default: every method of ours)')
     p.add_argument('--out', default='bench_results/long_2000', help='path without extension: .json and .png')
     a = p.parse_args(argv)
-    from specdec_nb.models import load_smollm2, chat_ids, fit_threads
+    from specdec_nb.models import load_smollm2, chat_ids
+    from specdec_nb.machine import fit_threads
     from specdec_nb.bench import BenchSetup
     from specdec_nb.longrun import long_bench, plot_long
     fit_threads()

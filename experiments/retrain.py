@@ -13,7 +13,7 @@ saved under the cache; `specdec bench` compares it with the shipped one in one r
 import argparse, json, time
 from specdec_nb.models import load_smollm2, load_prompts, cache_dir
 from specdec_nb.suffix import sharegpt_requests
-from specdec_nb.training import target_features, frequent_tokens, distill_draft, save_draft
+from specdec_nb.distill import target_features, frequent_tokens, distill_draft, save_draft
 from specdec_nb.eagle_training import own_answers, sharegpt_pairs
 from specdec_nb.medusa import save_medusa, medusa_choices
 from specdec_nb.medusa_training import train_medusa, head_accuracy

@@ -405,7 +405,7 @@ def check_batch_greedy(model, prompts, proposers=None, max_new_tokens: int = 30,
                        compact: int = 32, **kw) -> BatchOutput:
     """Assert that each row of a greedy `generate_batch` (`kw`: e.g. `kernels`, `cost`) equals the target's
     greedy output for its prompt alone"""
-    from specdec_nb.testing import greedy_reference
+    from specdec_nb.lossless import greedy_reference
     out = generate_batch(model, prompts, proposers, max_new_tokens=max_new_tokens, eos_token_id=eos_token_id,
                          compact=compact, **kw)
     kw = {} if eos_token_id is None else dict(eos_token_id=eos_token_id)

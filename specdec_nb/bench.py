@@ -4,28 +4,22 @@
 
 # %% ../nbs/33_bench.ipynb #1388775e
 from __future__ import annotations
-import json, re, resource, statistics, sys, time
-from dataclasses import dataclass, field
+import json, resource, statistics, sys, time
+from dataclasses import dataclass
 from pathlib import Path
 import torch
 from .engine import generate
 from .backends.measure import forward_times, default_kernels, step_name
 from .backends.measure import machine_info
-from .models import load_prompts, chat_ids, truncated_model
+from .models import load_prompts, chat_ids
 from .core import verify
 from .registry import METHODS, Method, exit_layer
-from .training import load_draft, smollm2_draft_path
-from .medusa import load_medusa, smollm2_medusa_path
-from .eagle import load_eagle, smollm2_eagle_path
-from .selfspec import load_adapter, smollm2_adapter_path, load_skip_config, smollm2_skip_path
 from .ovpeers import OV_PEERS, ov_missing, ov_model_dir, run_ov
-from .xdraft import xdraft_for
-from .trainer import head_path
+from .setup import MethodSetup, MethodError, check_methods, check_needs, method_spec, variant
 
 # %% auto #0
-__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'parse_params', 'split_methods', 'method_spec', 'variant',
-           'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time', 'prompt_timing', 'BenchError', 'check_needs',
-           'check_methods', 'run_bench', 'oracle_ceiling']
+__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time',
+           'prompt_timing', 'run_bench', 'oracle_ceiling']
 
 # %% ../nbs/33_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -39,28 +33,9 @@ def runner(m: Method):
 
 # %% ../nbs/33_bench.ipynb #53029f43
 @dataclass
-class BenchSetup:
-    """One benchmark run's model, tokenizer and settings, with the artifacts some methods need
-    (a draft, Medusa heads, an adapter, a skip set) loaded on first use."""
-    model: object
-    tok: object = None
-    max_new_tokens: int = 128
-    temperature: float = 0.0
-    seed: int = 0
-    # draft length of `draft`, `oracle`, and transformers' assisted generation
-    k: int = 7
-    # the fallback draft: the target's first layers (when no trained draft fits the target)
-    draft_layers: int = 10
-    draft_model: object = None
-    # per-method extras (CLI: --param KEY=VALUE), e.g. pld_k, W, N, G
-    params: dict = field(default_factory=dict)
-    medusa_heads: object = None
-    eagle_head: object = None                    # an EAGLE head (`09c_eagle`)
-    adapter: object = None                       # an early-exit adapter (`05_self_spec`)
-    skip: list | None = None                     # the layers `layer-skip` leaves out
-    xdraft_pair: tuple | None = None             # `xdraft`'s draft of another vocabulary and its tokenizer
-    why_missing: str = ''
-    top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
+class BenchSetup(MethodSetup):
+    """A method's setup (`30a_setup`) for one benchmark run, which also chooses how the target's forwards run
+    (`--param kernels=`, `--param compile=`)."""
     @property
     def kernels(self) -> str:
         """The products our methods run with (`20_kernels`): `--param kernels=linear|exact`,
@@ -71,105 +46,7 @@ class BenchSetup:
         """The target's forward step (`--param compile=auto|openvino|lean|off`; `02_engine`'s `step_name`):
         `auto` builds OpenVINO's step to time it, since a benchmark runs long enough to pay for that."""
         return step_name(self.model, self.params.get('compile'), self.kernels, build=True)
-    @property
-    def draft(self):
-        """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
-        it fits the target (`params['draft']='truncated'` opts out), else the target's first layers."""
-        if self.draft_model is None and head_path(self.params, 'draft'):
-            # chosen: its errors are shown, no fallback
-            self.draft_model = load_draft(self.model, head_path(self.params, 'draft'))
-        if self.draft_model is None:
-            try:
-                if self.params.get('draft') == 'truncated': raise FileNotFoundError
-                # checks that the shipped draft fits this target
-                self.draft_model = load_draft(self.model, smollm2_draft_path())
-            except (FileNotFoundError, ValueError):
-                self.draft_model = truncated_model(self.model, self.draft_layers)
-        return self.draft_model
-    def _artifact(self, attr: str, load, hint: str):
-        """`self.<attr>`: given, else `load()`; when that fails,
-        None and the reason (with `hint`) in `why_missing`."""
-        if getattr(self, attr) is None:
-            try:
-                setattr(self, attr, load())
-            except (FileNotFoundError, ValueError, TypeError) as e:
-                self.why_missing = f"{e} ({hint})"
-        return getattr(self, attr)
-    @property
-    def medusa(self):
-        """Medusa heads: given, else from `params['medusa_path']`,
-        else the shipped heads when they fit the target."""
-        return self._artifact('medusa_heads',
-                              lambda: load_medusa(self.model,
-                                                  head_path(self.params, 'medusa') or smollm2_medusa_path()),
-                              'train heads with `specdec train medusa --out DIR` and pass --param head=DIR')
-    @property
-    def eagle(self):
-        """The EAGLE head: given, else from `params['eagle_path']`,
-        else the shipped head when it fits the target."""
-        return self._artifact('eagle_head', lambda: load_eagle(self.model, head_path(self.params, 'eagle')
-                                                               or smollm2_eagle_path()),
-                              'train one with `specdec train eagle --out DIR` and pass --param head=DIR')
-    @property
-    def exit_adapter(self):
-        """The early-exit adapter: given, else from `params['adapter_path']`,
-        else the shipped one when it fits the target."""
-        return self._artifact('adapter', lambda: load_adapter(self.model, self.params.get('adapter_path')
-                                                              or smollm2_adapter_path()),
-                              'train one with specdec_nb.selfspec_training.train_adapter '
-                              'and pass --param adapter_path=FILE')
-    @property
-    def skip_set(self):
-        """Layers `layer-skip` leaves out: `params['skip']` ('3,7'), else a calibrated
-        config (`params['skip_config']`, else the shipped one when it fits)."""
-        if self.skip is None and self.params.get('skip') is not None:
-            self.skip = [int(x) for x in str(self.params['skip']).split(',') if x.strip()]
-        return self._artifact('skip', lambda: load_skip_config(self.model, self.params.get('skip_config')
-                                                               or smollm2_skip_path())['skip'],
-                              'calibrate one with specdec_nb.selfspec.calibrate_skip '
-                              'and pass --param skip_config=FILE, or --param skip=3,7')
-    @property
-    def do_sample(self): return self.temperature > 0
 
-# %% ../nbs/33_bench.ipynb #5b028145
-def parse_params(kvs) -> dict:
-    "`KEY=VALUE` strings -> a dict, values read as int, float, true/false, else kept as text."
-    out = {}
-    for kv in kvs:
-        if '=' not in kv or not kv.split('=', 1)[0]:
-            raise ValueError(f"parameters need KEY=VALUE, got {kv!r}")
-        k, v = kv.split('=', 1)
-        try:
-            v = int(v)
-        except ValueError:
-            try:
-                v = float(v)
-            except ValueError:
-                v = {'true': True, 'false': False}.get(v.lower(), v)
-        out[k] = v
-    return out
-
-def split_methods(text: str) -> list[str]:
-    """A comma-separated method list; a comma before a number
-    continues a list value (`layer-skip:skip=3,7,vanilla`)."""
-    return [m.strip() for m in re.split(r',(?!\s*-?\d)', text) if m.strip()]
-
-def method_spec(spec: str) -> tuple[str, dict]:
-    "`name:KEY=VALUE:...` (e.g. `lookahead:W=3:G=2`) -> (name, parameter overrides)."
-    name, *kvs = spec.split(':')
-    return name, parse_params(kvs)
-
-# %% ../nbs/33_bench.ipynb #8b308e41
-_CHOSEN_BY = {'draft_model': ('draft', 'draft_path'), 'medusa_heads': ('medusa_path',),
-              'eagle_head': ('eagle_path',), 'adapter': ('adapter_path',), 'skip': ('skip', 'skip_config')}
-
-def variant(setup: BenchSetup, over: dict) -> BenchSetup:
-    """`setup` with `over` on its params; an artifact those params choose (a
-    draft, heads, adapter, skip set) is loaded afresh, the rest shared."""
-    if not over: return setup
-    from dataclasses import replace
-    return replace(setup, params={**setup.params, **over},
-                   **{f: None for f, keys in _CHOSEN_BY.items() if any(k in over for k in keys)})
 
 # %% ../nbs/33_bench.ipynb #b0c1d2e1
 import contextlib, logging, os
@@ -246,10 +123,6 @@ BenchSetup.llama_q = property(lambda self: llama_ready(self, 'llama-q'),
                               doc="The quantized GGUF of llama-q (`32_llamapeers`), or None")
 BenchSetup.ov_ir = property(lambda self: None if ov_missing(self.model) else ov_model_dir(self.model),
                             doc="The OpenVINO IR the ov-* peers run (`31_ovpeers`), None when it is missing")
-BenchSetup.xdraft = property(
-    lambda self: self._artifact('xdraft_pair', lambda: xdraft_for(self.model, self.params.get('xdraft')),
-                                'pass --draft-model PATH or --param xdraft=smollm2|gemma3|PATH'),
-    doc="`xdraft`'s draft of another vocabulary, `(model, tokenizer)` (`03b_xdraft`'s `xdraft_for`)")
 
 # %% ../nbs/33_bench.ipynb #303a947b
 def schedule(n_prompts: int, methods: list[str], repeats: int = 1) -> list[tuple[int, str, int]]:
@@ -333,30 +206,6 @@ def prompt_timing(setup, ids: torch.Tensor, reps: int = 5) -> dict:
     return dict(prefill_s=prefill_time(setup.model, ids), T1_s=t1, Tk1_s=tk, ceiling_context=ctx)
 
 # %% ../nbs/33_bench.ipynb #a8487557
-class BenchError(ValueError):
-    "A benchmark request that cannot run (the CLI turns it into exit code 2)."
-
-def check_needs(setup, name: str):
-    """Raise a `BenchError` saying why when method `name`'s prerequisite
-    (a draft model, Medusa heads) is not available for `setup`."""
-    need = METHODS[name].needs
-    if need and getattr(setup, need, None) is None:
-        what = {'exit_adapter': 'an early-exit adapter', 'skip_set': 'a skip set',
-                'eagle': 'an EAGLE head',
-                'xdraft': 'a draft model with another tokenizer'}.get(need, f'a {need} model')
-        raise BenchError(f"method {name} needs {what}, and none is "
-                         f"available{': ' + setup.why_missing if setup.why_missing else ''}")
-
-def check_methods(methods: list[str]):
-    """Raise a `BenchError` naming the valid methods when a name (or a
-    `NAME:KEY=VALUE` variant) in `methods` is unknown or malformed."""
-    try:
-        bad = [m for m in methods if method_spec(m)[0] not in METHODS]
-    except ValueError as e:
-        raise BenchError(f"bad method variant: {e}") from None
-    if bad: raise BenchError(f"unknown method(s) {', '.join(bad)}; valid: {', '.join(sorted(METHODS))}")
-    if not methods: raise BenchError(f"no methods given; valid: {', '.join(sorted(METHODS))}")
-
 def _run_one(setup, method: Method, ids, future) -> dict:
     t = time.perf_counter()
     try:
@@ -371,19 +220,19 @@ def _run_one(setup, method: Method, ids, future) -> dict:
 # %% ../nbs/33_bench.ipynb #19aa007b
 def _prepare(setup, methods, prompts, limit):
     check_methods(methods)
-    if limit is not None and limit <= 0: raise BenchError(f"--limit must be positive, got {limit}")
+    if limit is not None and limit <= 0: raise MethodError(f"--limit must be positive, got {limit}")
     how = {}   # method (or variant) -> (its run function, its setup)
     for m in methods:
         name, over = method_spec(m)
         how[m] = (METHODS[name], variant(setup, over))
         try:
             check_needs(how[m][1], name)
-        except BenchError as e:
+        except MethodError as e:
             if not METHODS[name].optional: raise
             print(f'specdec bench: skipping {m}: {e}', file=sys.stderr)
             del how[m]
     rows = load_prompts(prompts, n_per_group=limit)
-    if not rows: raise BenchError(f"no prompts in {prompts}")
+    if not rows: raise MethodError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
 
 # %% ../nbs/33_bench.ipynb #9e6b9ae5

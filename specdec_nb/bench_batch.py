@@ -11,7 +11,8 @@ from .batch import generate_batch, batch_refusal, batch_cost
 from .backends.measure import token_costs
 from .registry import Method
 from .report import _name_machine
-from .bench import (BenchSetup, BenchError, WARM_UP_PROMPT, variant, run_hf, _prepare, _config,
+from .setup import MethodError, variant
+from .bench import (BenchSetup, WARM_UP_PROMPT, run_hf, _prepare, _config,
                               _futures, _write, _quiet_generate)
 
 # %% auto #0
@@ -23,8 +24,8 @@ def _check_batch(batch_size, repeats):
     "A `--batch-size` the batched protocol can run: a positive count, one repeat."
     if batch_size is None: return
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise BenchError(f"--batch-size must be a positive integer, got {batch_size!r}")
-    if repeats != 1: raise BenchError("--repeats with --batch-size is not supported: give one or the other")
+        raise MethodError(f"--batch-size must be a positive integer, got {batch_size!r}")
+    if repeats != 1: raise MethodError("--repeats with --batch-size is not supported: give one or the other")
 
 def batches(n: int, size: int) -> list[list[int]]:
     "Prompt indices `0..n-1` in consecutive groups of `size` (the last may be smaller)."
@@ -144,7 +145,7 @@ def run_batched(setup: BenchSetup, rows: list, how: dict, size: int, result: dic
     from tqdm.auto import tqdm
     from specdec_nb.backends.measure import cost_curves
     how = _batch_methods(setup, how)
-    if not how: raise BenchError("no method given can decode a batch")
+    if not how: raise MethodError("no method given can decode a batch")
     result['config']['methods'] = list(how)
     if any(not m.peer and m.name not in ('vanilla', 'oracle') for m, _ in how.values()):
         cost_curves(setup.model, kernels=setup.kernels, step=setup.step)   # the drafters' own curves: untimed

@@ -9,8 +9,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench',
-           'make_proposer', 'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm',
-           'cmd_peers', 'cmd_train', 'cmd_export', 'main']
+           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers', 'cmd_train',
+           'cmd_export', 'main']
 
 # %% ../nbs/37_cli.ipynb #ef567f1a
 def _common(p):
@@ -149,7 +149,7 @@ def check_numbers(a):
 def _check_method(a):
     """`generate` and `demo` run one of our methods, not transformers',
     not the oracle; the demo compares greedy outputs."""
-    from specdec_nb.bench import method_spec
+    from specdec_nb.setup import method_spec
     from specdec_nb.registry import METHODS
     ours = [n for n, m in METHODS.items() if not m.peer]
     name = method_spec(a.method)[0]
@@ -164,7 +164,7 @@ def _check_method(a):
 def check_args(a):
     """Every check that needs no model, before any model loads;
     records in `a` how to load the models (`model_kw`, `draft_kw`)."""
-    from specdec_nb.bench import BenchError, check_methods, split_methods
+    from specdec_nb.setup import MethodError, check_methods, split_methods
     from specdec_nb.bench_batch import _check_batch
     from specdec_nb.models import check_model_source
     check_numbers(a)
@@ -176,7 +176,7 @@ def check_args(a):
         check_methods([a.method])
         _check_method(a)
     if getattr(a, 'prompts', None) and not Path(a.prompts).is_file():
-        raise BenchError(f"prompt file not found: {a.prompts}")
+        raise MethodError(f"prompt file not found: {a.prompts}")
     if getattr(a, 'file', None) and not Path(a.file).is_file():
         raise FileNotFoundError(f"--file not found: {a.file}")
     a.model_kw = {} if a.model in EMBEDDED else check_model_source(a.model)
@@ -186,11 +186,13 @@ def check_args(a):
 EMBEDDED = {'smollm2': ('load_smollm2', 'the embedded SmolLM2-135M-Instruct'),   # --model NAME: its loader
             'gemma3': ('load_gemma3', 'the embedded Gemma 3 270M (base)')}
 
-def _setup(a):
+def _setup(a, kind=None):
+    "The models `a` names, loaded, in a `MethodSetup` (or `kind`, the benchmark's `BenchSetup`)."
     import torch
     from specdec_nb import models
-    from specdec_nb.models import load_model, fit_threads
-    from specdec_nb.bench import BenchSetup, parse_params
+    from specdec_nb.models import load_model
+    from specdec_nb.machine import fit_threads
+    from specdec_nb.setup import MethodSetup, parse_params
     dev = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
     dtype = a.dtype or ('bf16' if dev.startswith('cuda') else 'fp32')
     if a.threads:
@@ -206,17 +208,20 @@ def _setup(a):
         model, tok = load_model(a.model, dtype, dev, **a.model_kw)
     dm, dtok = load_model(a.draft_model, dtype, dev, **a.draft_kw) if a.draft_model else (None, None)
     other = dm is not None and models.vocab_size(dm) != models.vocab_size(model)   # for `xdraft` only
-    return BenchSetup(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature, top_p=a.top_p,
-                      seed=a.seed, k=a.k, draft_layers=a.draft_layers, draft_model=None if other else dm,
-                      xdraft_pair=(dm, dtok) if dm is not None else None, params=parse_params(a.param))
+    return (kind or MethodSetup)(model, tok, max_new_tokens=a.max_new_tokens, temperature=a.temperature,
+                                 top_p=a.top_p, seed=a.seed, k=a.k, draft_layers=a.draft_layers,
+                                 draft_model=None if other else dm,
+                                 xdraft_pair=(dm, dtok) if dm is not None else None,
+                                 params=parse_params(a.param))
 
 # %% ../nbs/37_cli.ipynb #929b630e
 def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
-    from specdec_nb.bench import run_bench, split_methods
+    from specdec_nb.bench import BenchSetup, run_bench
+    from specdec_nb.setup import split_methods
     from specdec_nb.bench_batch import run_bench_batched, batch_lines
     from specdec_nb.report import format_table, plot_result
-    setup = _setup(a)
+    setup = _setup(a, BenchSetup)
     methods = split_methods(a.methods)
     if a.batch_size:
         res = run_bench_batched(setup, methods, a.prompts, a.limit, a.batch_size, a.json, not a.no_progress)
@@ -231,29 +236,13 @@ def cmd_bench(a):
     if a.json:
         print(f'json: {a.json}')
 
-# %% ../nbs/37_cli.ipynb #b5afb4e8
-def make_proposer(name: str, setup, future=None):
-    """The proposer behind one of our benchmark methods (None for
-    vanilla); `name` may carry parameters, `lookahead:W=3:G=2`."""
-    from specdec_nb.bench import check_methods, check_needs, method_spec, variant
-    from specdec_nb.registry import METHODS
-    check_methods([name])
-    name, over = method_spec(name)
-    setup = variant(setup, over)
-    if METHODS[name].peer:
-        ours = ', '.join(n for n, m in METHODS.items() if not m.peer)
-        raise ValueError(f"{name} is transformers' own method; `generate` runs ours: {ours}")
-    if name == 'oracle' and future is None:
-        raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
-    check_needs(setup, name)
-    return METHODS[name].build(setup, future)
-
 # %% ../nbs/37_cli.ipynb #7014960f
 def cmd_generate(a):
     "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
     from specdec_nb.engine import generate
+    from specdec_nb.setup import make_proposer
     if a.file:
         text = Path(a.file).read_text(encoding='utf-8')
     elif a.prompt is not None:
@@ -262,10 +251,11 @@ def cmd_generate(a):
         raise ValueError("give a prompt, or --file")
     if not text.strip(): raise ValueError("empty prompt")
     setup = _setup(a)
-    ids = chat_ids(setup.tok, text).to(setup.model.device)
     prop = make_proposer(a.method, setup)     # `generate` asks the backend for what it needs, before the loop
+    ids = chat_ids(setup.tok, text).to(setup.model.device)
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
-                 temperature=a.temperature or 1.0, top_p=a.top_p,
+                 temperature=a.temperature or 1.0, top_p=a.top_p, kernels=setup.params.get('kernels'),
+                 compile=setup.params.get('compile'), backend=setup.params.get('backend'),
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
     print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: "
@@ -302,6 +292,7 @@ def demo_rounds(setup, ids, method: str, repeats: int = 3) -> list[tuple]:
     """After a short warm-up of each, `repeats` rounds of plain decoding
     then `method`, each reported on stderr: [(plain, spec)]."""
     from specdec_nb.engine import generate
+    from specdec_nb.setup import make_proposer
     run = lambda name, n: generate(setup.model, ids, make_proposer(name, setup), max_new_tokens=n)
     for name in ('vanilla', method):
         run(name, 8)                     # warm-up, not timed
@@ -319,6 +310,7 @@ def cmd_demo(a):
     prompt: the method, timing with its spread, tau, exactness."""
     import statistics, torch
     from specdec_nb.backends.measure import cost_curves
+    from specdec_nb.setup import make_proposer
     setup = _setup(a)
     ids, said = demo_prompt(setup.tok, a.prompt)
     ids = ids.to(setup.model.device)
@@ -383,7 +375,7 @@ def cmd_peers(a):
 # %% ../nbs/37_cli.ipynb #33b659fa
 def cmd_train(a):
     "`specdec train KIND`: a drafter for the model, written to `--out` with its held-out accuracy."
-    from specdec_nb.trainer import train_head
+    from specdec_nb.train import train_head
     setup = _setup(a)
     r = train_head(a.kind, setup.model, setup.tok, a.data, a.out, a.n, a.held, a.steps, not a.no_progress)
     method = {'eagle': 'eagle-tree', 'medusa': 'medusa', 'draft': 'draft'}[a.kind]
@@ -402,7 +394,7 @@ def cmd_export(a):
 # %% ../nbs/37_cli.ipynb #0813f58d
 def main(argv=None):
     "Entry point of the `specdec` console script."
-    from specdec_nb.bench import BenchError
+    from specdec_nb.setup import MethodError
     from specdec_nb.ovpeers import ExportError
     a = build_parser().parse_args(argv)
     try:
@@ -410,6 +402,6 @@ def main(argv=None):
         cmds = {'bench': cmd_bench, 'generate': cmd_generate, 'demo': cmd_demo, 'warm': cmd_warm,
                 'peers': cmd_peers, 'train': cmd_train, 'export': cmd_export}
         return cmds[a.cmd](a) and 0
-    except (BenchError, ExportError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
+    except (MethodError, ExportError, ValueError, FileNotFoundError, ModuleNotFoundError) as e:
         print(f"specdec: error: {e}", file=sys.stderr)
         raise SystemExit(2)

@@ -72,7 +72,7 @@ def propose(self: FallbackProposer, tokens: list[int], budget: int) -> Draft | N
 
 # %% ../nbs/06d_combine.ipynb #e789b02a
 def bench_proposer(setup, name: str, owner: str | None = None) -> Proposer:
-    """`suffix`, `recycle` or `suffix-recycle` for a `bench.BenchSetup`: warm (one per run and `owner`
+    """`suffix`, `recycle` or `suffix-recycle` for a `setup.MethodSetup`: warm (one per run and `owner`
     method, default `name`, growing) or cold (grow=false). Methods never share one: a warm proposer that
     learnt from another method's run of the same prompt would know its answer."""
     params = setup.params

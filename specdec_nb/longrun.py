@@ -12,10 +12,10 @@ import torch
 from transformers.cache_utils import Cache
 from .core import verify
 from .engine import generate
-from .testing import greedy_reference
+from .lossless import greedy_reference
 from .registry import METHODS
-from .bench import BenchSetup
-from .checks import our_methods
+from .setup import MethodSetup
+from .method_checks import our_methods
 
 # %% auto #0
 __all__ = ['state_bytes', 'EveryProbe', 'StateProbe', 'flat', 'rss_mb', 'LongProbe', 'windows', 'long_run', 'long_bench',
@@ -112,7 +112,7 @@ def windows(rows: list[dict]) -> list[dict]:
     return out
 
 # %% ../nbs/40_longrun.ipynb #84948451
-def long_run(setup: BenchSetup, name: str, ids, ref, every: int = 100) -> dict:
+def long_run(setup: MethodSetup, name: str, ids, ref, every: int = 100) -> dict:
     """Method `name` generating as many tokens after `ids` as `ref` (transformers' greedy sequence) holds:
     exact or not, seconds, tau, `windows` of `every` tokens, and its state against a fresh proposer's."""
     method, n, probe = METHODS[name], ref.shape[1] - ids.shape[1], LongProbe(every)
@@ -129,7 +129,7 @@ def long_run(setup: BenchSetup, name: str, ids, ref, every: int = 100) -> dict:
                 fresh_kb=state_bytes(fresh) / 1024)
 
 # %% ../nbs/40_longrun.ipynb #38aff371
-def long_bench(setup: BenchSetup, ids, max_new_tokens: int = 2000, methods=None, every: int = 100,
+def long_bench(setup: MethodSetup, ids, max_new_tokens: int = 2000, methods=None, every: int = 100,
                json_path=None, progress: bool = True) -> dict:
     """transformers' greedy `generate`, then every method of ours (default: all in the registry) over
     `max_new_tokens` after `ids`, each with `long_run`; the results (and `json_path`, written as it goes)."""

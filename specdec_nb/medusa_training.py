@@ -6,7 +6,7 @@
 from __future__ import annotations
 import torch
 from .medusa import MedusaHeads
-from .training import train, kl_to_target, argmax_rows
+from .distill import train, kl_to_target, argmax_rows
 from .checkpoints import fingerprint
 
 # %% auto #0

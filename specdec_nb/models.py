@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_models.ipynb #5e77e51f
 from __future__ import annotations
-import contextlib, copy, glob, hashlib, importlib.util, json, os, platform, shutil, sys, tempfile, time
+import contextlib, copy, glob, importlib.util, os, shutil, sys, tempfile, time
 from pathlib import Path
 import torch
 from torch import nn
@@ -12,8 +12,8 @@ from torch import nn
 # %% auto #0
 __all__ = ['SMOLLM2_PIP', 'GEMMA3_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source', 'smollm2_gguf_path',
            'gemma3_gguf_path', 'cache_dir', 'load_smollm2', 'load_gemma3', 'spec_bench_path', 'prompt_group',
-           'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model', 'linear_time',
-           'fit_threads', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2', 'tiny_gemma3', 'model_fingerprint', 'machine_key']
+           'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model', 'tiny_llama',
+           'tiny_qwen2', 'tiny_gpt2', 'tiny_gemma3']
 
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
@@ -250,43 +250,6 @@ def truncated_model(model, n_layers: int):
     dec._modules[layers] = nn.ModuleList(list(decoder(model)._modules[layers])[:n_layers])
     return small
 
-# %% ../nbs/01_models.ipynb #a0b1c2e2
-def linear_time(n_threads: int, rounds: int = 3, reps: int = 5) -> float:
-    """Best-of-`rounds` mean seconds of a decode-sized `F.linear` (4
-    tokens through a 2048x1024 layer) on `n_threads` torch threads."""
-    x, w, was = torch.randn(4, 1024), torch.randn(2048, 1024), torch.get_num_threads()
-    torch.set_num_threads(n_threads)
-    best = float('inf')
-    try:
-        for _ in range(rounds):
-            nn.functional.linear(x, w)
-            t0 = time.perf_counter()
-            for _ in range(reps):
-                nn.functional.linear(x, w)
-            best = min(best, (time.perf_counter() - t0) / reps)
-    finally:
-        torch.set_num_threads(was)
-    return best
-
-# %% ../nbs/01_models.ipynb #a0b1c2e3
-def fit_threads(timer=linear_time, verbose: bool = True) -> int:
-    """Keep torch's thread count unless the machine is too busy for it (it runs over 2x slower than fewer
-    threads); then use fewer and say so on stderr. Returns the count in use."""
-    n = torch.get_num_threads()
-    if n == 1: return 1
-    counts = sorted({n >> i for i in range(n.bit_length())} | {1}, reverse=True)   # n, n/2, ..., 1
-    t = {c: timer(c) for c in counts}
-    best = min(t.values())
-    if t[n] <= 2 * best: return n
-    pick = max(c for c in counts if t[c] <= 1.25 * best)
-    torch.set_num_threads(pick)
-    if verbose:
-        load = f'load average {os.getloadavg()[0]:.1f}, ' if hasattr(os, 'getloadavg') else ''
-        print(f'specdec: this machine is busy ({load}{os.cpu_count()} '
-              f'cores): {n} torch threads ran {t[n] / t[pick]:.0f}x slower '
-              f'than {pick}, so using {pick} (choose with --threads N)', file=sys.stderr)
-    return pick
-
 # %% ../nbs/01_models.ipynb #47879561
 def _tiny(cfg_cls, model_cls, seed, **kw):
     torch.manual_seed(seed)
@@ -326,46 +289,3 @@ def tiny_gemma3(vocab_size=16, hidden=32, layers=2, seed=0, initializer_range=0.
                  num_key_value_heads=2, head_dim=hidden // 4, sliding_window=window, layer_types=kinds,
                  max_position_embeddings=max_pos, initializer_range=initializer_range,
                  bos_token_id=None, eos_token_id=None, pad_token_id=None, **kw)
-
-# %% ../nbs/01_models.ipynb #c0c1a2b4
-def model_fingerprint(model) -> str:
-    """A short hash of what a forward's cost depends on: the
-    architecture (the config without names), dtype and device type."""
-    cfg = {k: v for k, v in model.config.to_dict().items()
-           if k not in ('_name_or_path', 'transformers_version', 'architectures')}
-    return hashlib.sha1(json.dumps([type(model).__name__, cfg, str(model.dtype), model.device.type],
-                                   sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-def machine_key(device='cpu') -> str:
-    """The machine a curve is measured on: the GPU's name on CUDA,
-    else the CPU model and cores; torch threads and version."""
-    dev = torch.device(device)
-    if dev.type == 'cuda':
-        what = torch.cuda.get_device_name(dev)
-    else:
-        try:
-            what = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
-                        if l.startswith('model name'))
-        except (OSError, StopIteration):
-            what = platform.processor() or platform.machine()
-        what += f', {os.cpu_count()} cores'
-    return f'{platform.system()} {what}, threads={torch.get_num_threads()}, torch {torch.__version__}'
-
-# %% ../nbs/01_models.ipynb #42067c91
-def _store_file(name: str) -> Path:
-    return cache_dir() / name
-
-def _stored(name: str) -> dict:
-    "What the JSON store `name` in `cache_dir()` holds (empty if missing or unreadable)."
-    try:
-        return json.loads(_store_file(name).read_text())
-    except (OSError, ValueError):
-        return {}
-
-def _store(name: str, values: dict):
-    "Add `values` to the store (written whole, then renamed into place: readers never see half a file)."
-    f = _store_file(name)
-    f.parent.mkdir(parents=True, exist_ok=True)
-    tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp')
-    tmp.write_text(json.dumps({**_stored(name), **values}, indent=1))
-    os.replace(tmp, f)

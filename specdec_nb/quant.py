@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .core import Draft, process_logits, sub_draft, draft_depths
 from .engine import Proposer, Request, Feedback
-from .models import _stored, _store, model_fingerprint, machine_key
+from .machine import _stored, _store, model_fingerprint, machine_key
 from .lean import FusedForward, LeanForward, lean_unsupported, StackedCache, padded_rows
 from .sizing import _cost, pay_floor
 from .tree import TreeDraftProposer

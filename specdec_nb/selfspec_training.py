@@ -6,7 +6,7 @@
 from __future__ import annotations
 import torch
 from .selfspec import ExitAdapter
-from .training import seq_batches, kl_to_target, train
+from .distill import seq_batches, kl_to_target, train
 from .checkpoints import fingerprint
 
 # %% auto #0

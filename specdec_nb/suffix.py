@@ -208,7 +208,7 @@ def _read_corpus(path) -> tuple[dict, dict]:
     from safetensors import safe_open
     if not Path(path).is_file():
         raise FileNotFoundError(f"no suffix corpus at {path} (build one "
-                                "with specdec_nb.training.build_corpus)")
+                                "with specdec_nb.distill.build_corpus)")
     try:
         with safe_open(str(path), 'np') as f:
             meta, arrays = f.metadata() or {}, {k: f.get_tensor(k) for k in f.keys()}

@@ -138,7 +138,7 @@ def _parse_params(text: str) -> dict:
     """`KEY=VALUE` pairs split by spaces or commas; a bare
     number after a comma continues a list value (`skip=3,7`)."""
     import re
-    from specdec_nb.bench import parse_params
+    from specdec_nb.setup import parse_params
     return parse_params(re.findall(r'[^\s,=]+=[^\s,]*(?:,-?\d+(?=[\s,]|$))*|[^\s,]+', text))
 
 # %% ../nbs/36_widgets.ipynb #db03b47e
@@ -175,12 +175,12 @@ def _ipython_display_(self: Playground):
 
 @patch
 def setup(self: Playground):
-    "The controls as a `BenchSetup` (the truncated draft model is built once per layer count)."
-    from specdec_nb.bench import BenchSetup
+    "The controls as a `MethodSetup` (the truncated draft model is built once per layer count)."
+    from specdec_nb.setup import MethodSetup
     if getattr(self, '_drafts', None) is None:
         self._drafts = {}
     dm = self.draft_model or self._drafts.get(self.draft_layers.value)
-    s = BenchSetup(self.model, self.tok, self.max_new.value, self.temperature.value, self.seed.value,
+    s = MethodSetup(self.model, self.tok, self.max_new.value, self.temperature.value, self.seed.value,
                    self.k.value, self.draft_layers.value, dm, _parse_params(self.params.value))
     if self.draft_model is None and s.draft_model is None and self.method.value in ('draft', 'tree'):
         self._drafts[s.draft_layers] = s.draft
@@ -195,7 +195,7 @@ def _show(self: Playground, st: KindStreamer, text=None, info=None):
 @patch
 def _generate(self: Playground, method: str, on_step):
     "One streamed run of `method` under the current controls: `(output, streamer)`."
-    from specdec_nb.cli import make_proposer
+    from specdec_nb.setup import make_proposer
     if not self.prompt.value.strip(): raise ValueError('type a prompt first')
     setup = self.setup()
     ids = chat_ids(self.tok, self.prompt.value).to(self.model.device)
@@ -215,7 +215,7 @@ from fastcore.basics import patch
 def calibrate(self: Playground, methods: list[str], note: W.HTML):
     """What `methods`' drafters need of this machine (the forward-cost curve), measured before any timed run:
     one untimed token through each, which the backend prepares for (nothing for plain decoding)."""
-    from specdec_nb.cli import make_proposer
+    from specdec_nb.setup import make_proposer
     todo = [m for m in methods if m != 'vanilla']
     if not todo or not self.prompt.value.strip(): return
     note.value = "<i>measuring this machine's forward costs, once per model (a few seconds) ...</i>"

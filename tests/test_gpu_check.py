@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 def test_gpu_check_dry(tmp_path, capsys, monkeypatch):
-    from specdec_nb.checks import our_methods, untrained_methods
+    from specdec_nb.method_checks import our_methods, untrained_methods
     out = tmp_path / 'gpu.json'
     # the machine's own cache and fp32: the kernel plan of SmolLM2's shapes that `make test` measures first
     # (`specdec warm`, fp32) serves the dry run's model of SmolLM2's shape too (a bf16 plan measured afresh took

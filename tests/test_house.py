@@ -8,9 +8,9 @@ PKG = ROOT / 'specdec_nb'
 NBS = ROOT / 'nbs'
 WING = 'specdec_nb.backends'
 # the loop, what it stands on, the drafters and what they share: none of them may use the backend wing
-HOUSE = ('core', 'models', 'checkpoints', 'target', 'lean', 'engine', 'testing', 'sizing', 'batch', 'registry',
+HOUSE = ('core', 'models', 'machine', 'checkpoints', 'target', 'lean', 'engine', 'lossless', 'sizing', 'batch', 'registry',
          'draft', 'xdraft', 'tree', 'selfspec', 'quant', 'ngram', 'suffix', 'recycle', 'combine', 'lookahead',
-         'medusa', 'eagle', 'training', 'selfspec_training', 'medusa_training', 'eagle_training')
+         'medusa', 'eagle', 'distill', 'selfspec_training', 'medusa_training', 'eagle_training')
 # the one way down: the factory's entry, called inside these functions only
 ENTRY = {('engine', 'generate'), ('batch', 'generate_batch')}
 
@@ -86,7 +86,7 @@ def test_the_proposer_contract():
 # --- the textbook in reading order ---------------------------------------------------------------------------------
 
 WING_NBS = ('kernels', 'openvino', 'measure', 'backends')
-TOOLS = ('registry', 'ovpeers', 'llamapeers', 'bench', 'report', 'bench_batch', 'widgets', 'cli', 'train', 'checks',
+TOOLS = ('registry', 'setup', 'ovpeers', 'llamapeers', 'bench', 'report', 'bench_batch', 'widgets', 'cli', 'train', 'method_checks',
          'longrun')
 NB = re.compile(r'^(\d\d)([a-z]?)_(\w+)$')
 

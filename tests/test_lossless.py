@@ -3,15 +3,15 @@
 Greedy: token-for-token equality with transformers' own `generate`. Sampling, at temperature 1 and at
 temperature 0.7 with top-p 0.9: the first two tokens' joint distribution equals the target's exact one
 (chi-square), and the wrong acceptance rule is caught (negative control). Each method is built for the tiny
-models by `specdec_nb.checks.tiny_setup` (random or cut-out artifacts, never trained ones), as the CUDA check does.
+models by `specdec_nb.method_checks.tiny_setup` (random or cut-out artifacts, never trained ones), as the CUDA check does.
 """
 import pytest, torch
 from specdec_nb.registry import METHODS
 from specdec_nb.models import tiny_llama
 from specdec_nb.core import Sampling
 from specdec_nb.engine import generate
-from specdec_nb.testing import exact_two_token_dist, sampling_check
-from specdec_nb.checks import ARCHS, our_methods, tiny_setup, check_method
+from specdec_nb.lossless import exact_two_token_dist, sampling_check
+from specdec_nb.method_checks import ARCHS, our_methods, tiny_setup, check_method
 
 NAMES = our_methods()
 SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip', 'eagle', 'eagle-tree', 'suffix-eagle',

@@ -1,7 +1,7 @@
 """The GPU check, prepared so that a few minutes on a GPU machine are enough (issue 20).
 
 1. Every registered method of ours, greedy, on a tiny Llama, Qwen2 and GPT-2, in bf16 and fp32: exact against
-   transformers' `generate` in the same dtype (bf16 up to near-ties: see nbs/39_checks.ipynb).
+   transformers' `generate` in the same dtype (bf16 up to near-ties: see nbs/39_method_checks.ipynb).
 2. On a model of SmolLM2-135M's shape with random weights (speed does not depend on the weights), in bf16:
    T(n) for n = 1..64, and `vanilla`, `oracle` and every method needing no trained artifact against `generate`.
 
@@ -35,9 +35,9 @@ def main(argv=None) -> int:
         print(f'gpu_check: --device {a.device}, but torch {torch.__version__} sees no CUDA device '
               '(use --device cpu --tiny for the dry run)', file=sys.stderr)
         return 2
-    from specdec_nb.checks import gpu_check, gpu_report
+    from specdec_nb.method_checks import gpu_check, gpu_report
     new_tokens, max_n = a.max_new_tokens or (8 if a.tiny else 128), a.max_n or (8 if a.tiny else 64)
-    from specdec_nb.checks import ARCHS
+    from specdec_nb.method_checks import ARCHS
     archs = tuple(a.archs.split(',')) if a.archs else tuple(ARCHS)
     res = gpu_check(a.device, a.dtype, tiny=a.tiny, json_path=a.json, check_dtypes=tuple(a.check_dtypes.split(',')),
                     archs=archs, limit=a.limit, max_new_tokens=new_tokens, max_n=max_n)

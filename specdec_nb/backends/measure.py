@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
-from ..models import vocab_size, model_fingerprint, machine_key, _store_file, _stored, _store
+from ..models import vocab_size
+from ..machine import model_fingerprint, machine_key, _store_file, _stored, _store
 from .kernels import l3_mib, planned, shape_plan
 from ..target import Target, _context_len, crop_cache
 from ..lean import CompiledTarget, lean_step, lean_unsupported

@@ -9,12 +9,12 @@ from pathlib import Path
 import torch
 from .eagle import save_eagle, load_eagle
 from .medusa import save_medusa, load_medusa
-from .training import (target_features, distill_draft, save_draft, load_draft, seq_batches,
+from .distill import (target_features, distill_draft, save_draft, load_draft, seq_batches,
                                  _read_jsonl)
 from .eagle_training import sharegpt_pairs, _tokenize_pairs, eagle_features, train_eagle, eagle_accuracy
 from .medusa_training import train_medusa, head_accuracy
 from .models import decoder, decoder_layers, vocab_size
-from .training import frequent_tokens, argmax_rows
+from .distill import frequent_tokens, argmax_rows
 
 # %% auto #0
 __all__ = ['KINDS', 'training_records', 'check_kind', 'head_features', 'fit_head', 'draft_accuracy', 'held_accuracy', 'save_head',
