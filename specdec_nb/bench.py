@@ -89,7 +89,7 @@ def run_hf(setup: BenchSetup, ids, **kw):
     return out[0, ids.shape[1]:].tolist(), None
 
 # %% ../nbs/33_bench.ipynb #320a653d
-from .llamapeers import LLAMA_PEERS, llama_ready, run_llama
+from .llamapeers import LLAMA_PEERS, llama_ready, run_llama, stop_servers
 
 def _hf_vanilla(setup, ids, future):
     toks, _ = run_hf(setup, ids)
@@ -293,19 +293,23 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     if curve is not None:
         result['config']['cost_curve'] = [round(c, 3) for c in curve]
         result['config']['cost_curves'] = {n: [round(x, 3) for x in c] for n, c in curves.items()}
-    for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench',
-                        file=sys.stderr):
-        per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
-        if len(per[(i, m)]) == repeats:
-            runs = per.pop((i, m))
-            rec = runs[0]
-            rec['seconds'] = statistics.median(x['seconds'] for x in runs)
-            records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'],
-                                question_id=rows[i]['question_id'], prompt_tokens=rows[i]['ids'].shape[1]))
-            if m != methods[-1]: continue
-            if timing:
-                _set_timing(records, i, prompt_timing(setup, rows[i]['ids']))
-            _write(result, records, setup, json_path)
+    try:
+        for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench',
+                            file=sys.stderr):
+            per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
+            if len(per[(i, m)]) == repeats:
+                runs = per.pop((i, m))
+                rec = runs[0]
+                rec['seconds'] = statistics.median(x['seconds'] for x in runs)
+                records.append(dict(rec, prompt=i, method=m, group=rows[i]['group'],
+                                    question_id=rows[i]['question_id'],
+                                    prompt_tokens=rows[i]['ids'].shape[1]))
+                if m != methods[-1]: continue
+                if timing:
+                    _set_timing(records, i, prompt_timing(setup, rows[i]['ids']))
+                _write(result, records, setup, json_path)
+    finally:
+        stop_servers()                            # the peers' servers (llama.cpp's) live for the run only
     return _write(result, records, setup, json_path)
 
 # %% ../nbs/33_bench.ipynb #f7e37cf6

@@ -20,7 +20,7 @@ lock=.logs/warm.lock
 # the greedy matrix on the default path is 39_method_checks' registry check (the same tiny models, prompt and tokens)
 skip="not test_sampling_distribution and not test_greedy_equals_target"
 nb="flock -s $lock env SPECDEC_OV_MEMORY=0.05 OMP_NUM_THREADS=1 $venv/bin/nbdev_test --flags slow --timing"
-py="env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q -p no:xdist"
+py="env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q -p no:xdist --durations=10"
 command_of() {  # the command line of one job
   local job=$1 names
   case $job in
