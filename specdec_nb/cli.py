@@ -8,7 +8,7 @@ import argparse, sys, time
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench',
+__all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'processors',
            'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers', 'cmd_train',
            'cmd_export', 'main']
 
@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument('--file', default=None, help='read the prompt from a file')
     g.add_argument('--method', default='suffix-recycle',
                    help='one of ours (below); default: suffix trees with token recycling, draft-free')
+    g.add_argument('--repetition-penalty', type=float, default=None,
+                   help="transformers' repetition penalty (> 0; 1: none), on every drafted position")
+    g.add_argument('--no-repeat-ngram-size', type=int, default=None, help='no n-gram of this size twice')
     _common(g)
     d = sub.add_parser('demo',
                        help='plain vs speculative decoding on one prompt: '
@@ -136,6 +139,8 @@ _RULES = (('max_new_tokens', lambda v: v > 0, 'positive'),
           ('draft_layers', lambda v: v >= 1, '>= 1'), ('threads', lambda v: v is None or v >= 1, '>= 1'),
           ('limit', lambda v: v is None or v > 0, 'positive'), ('repeats', lambda v: v >= 1, '>= 1'),
           ('batch_size', lambda v: v is None or v >= 1, 'positive'),
+          ('repetition_penalty', lambda v: v is None or 0 < v < float('inf'), '> 0'),
+          ('no_repeat_ngram_size', lambda v: v is None or v >= 1, 'positive'),
           ('dtype', lambda v: v in _DTYPES, 'fp32, bf16 or fp16'))
 
 def check_numbers(a):
@@ -236,6 +241,18 @@ def cmd_bench(a):
     if a.json:
         print(f'json: {a.json}')
 
+# %% ../nbs/37_cli.ipynb #2f9465a7
+def processors(a):
+    "transformers' logits processors that `--repetition-penalty` and `--no-repeat-ngram-size` ask for."
+    from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor
+    from transformers import NoRepeatNGramLogitsProcessor
+    ps = LogitsProcessorList()
+    if getattr(a, 'repetition_penalty', None) is not None:
+        ps.append(RepetitionPenaltyLogitsProcessor(a.repetition_penalty))
+    if getattr(a, 'no_repeat_ngram_size', None):
+        ps.append(NoRepeatNGramLogitsProcessor(a.no_repeat_ngram_size))
+    return ps
+
 # %% ../nbs/37_cli.ipynb #7014960f
 def cmd_generate(a):
     "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
@@ -256,6 +273,7 @@ def cmd_generate(a):
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p, kernels=setup.params.get('kernels'),
                  compile=setup.params.get('compile'), backend=setup.params.get('backend'),
+                 logits_processor=processors(a),
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
     print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: "

@@ -14,8 +14,8 @@ from .models import vocab_size
 from .target import Target, TARGET_KINDS, _context_len
 
 # %% auto #0
-__all__ = ['PHASES', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft', 'next_length', 'GenerateOutput',
-           'generate', 'DraftClock']
+__all__ = ['PHASES', 'STATEFUL_PROCESSORS', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft',
+           'next_length', 'GenerateOutput', 'check_processors', 'row_paths', 'processed', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -218,24 +218,63 @@ class GenerateOutput:
     stats: Stats
     def _repr_markdown_(self): return f"{self.sequences.shape[1]} tokens\n\n" + self.stats._repr_markdown_()
 
+# %% ../nbs/02_engine.ipynb #c8bf957b
+STATEFUL_PROCESSORS = (        # transformers' processors that keep state between calls
+    'UnbatchedClassifierFreeGuidanceLogitsProcessor', 'ClassifierFreeGuidanceLogitsProcessor',
+    'SynthIDTextWatermarkLogitsProcessor', 'WhisperTimeStampLogitsProcessor',
+    'AlternatingCodebooksLogitsProcessor')
+
+def check_processors(processors) -> list:
+    "`processors` (a `LogitsProcessorList` or any list; None: none) as a list, refusing one that keeps state."
+    ps = list(processors or [])
+    for p in ps:
+        name = type(p).__name__
+        if not callable(p): raise TypeError(f"a logits processor must be callable (ids, scores), got {name}")
+        if name in STATEFUL_PROCESSORS or getattr(p, 'stateful', False):
+            raise ValueError(f"{name} keeps state between calls; speculation scores a position once per "
+                             "draft that reaches it, so only processors of (input_ids, scores) alone can run")
+    return ps
+
+# %% ../nbs/02_engine.ipynb #f7f9cfa6
+def row_paths(d: Draft | None) -> list[list[int]]:
+    "The draft tokens before each verified row of the logits: none at the root, then each node's path."
+    paths = [[]]
+    if d is None: return paths
+    toks, parents = d.tokens.tolist(), d.parent_list
+    for j in range(d.n_verify):                 # a parent comes before its children
+        paths.append(paths[parents[j] + 1] + [toks[j]])
+    return paths
+
+def processed(processors: list, tokens: list[int], d: Draft | None, logits: torch.Tensor) -> torch.Tensor:
+    "`logits` `(n+1, V)` in float32 with `processors` applied to each verified row after its own prefix."
+    out = logits.float().clone()
+    for r, path in enumerate(row_paths(d)):
+        ids, row = torch.tensor([tokens + path], device=logits.device), out[r:r + 1].clone()
+        for p in processors:
+            row = p(ids, row)
+        out[r] = row[0]
+    return out
+
 # %% ../nbs/02_engine.ipynb #487156d6
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             backend=None, kernels: str | None = None, compile=None) -> GenerateOutput:
+             backend=None, kernels: str | None = None, compile=None, logits_processor=None) -> GenerateOutput:
     """Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given.
     `backend`: how the target runs (`23_backends`): a name (None or 'auto': chosen on this machine;
     'transformers', 'lean', 'openvino'), or a `Backend` the caller prepared; `kernels`, `compile`: its finer
-    choices (the matrix products' plan, the forward's step)."""
+    choices (the matrix products' plan, the forward's step). `logits_processor`: transformers' processors,
+    applied to every scored position after its own prefix, before temperature, top-k and top-p."""
     s, ids = Sampling(do_sample, temperature, top_k, top_p), _check_request(model, input_ids, max_new_tokens)
     eos, needs = _eos_ids(model, eos_token_id), proposer.needs if proposer is not None else frozenset()
+    processors = check_processors(logits_processor)
     if backend is None or isinstance(backend, str):
         from specdec_nb.backends import prepare           # the backend wing's one entry
         backend = prepare(model, needs, backend, kernels=kernels, compile=compile, context=ids.shape[1],
                           drafts=proposer.draft_modules() if proposer is not None else ())
     with backend.planned():
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-                         backend)
+                         backend, processors)
 
 def _told(needs, target, backend, context: int) -> dict:
     "What a `Request` hands a drafter besides the prompt: only what it declared in `needs`."
@@ -244,14 +283,15 @@ def _told(needs, target, backend, context: int) -> dict:
                 compile=backend.compile if 'compile' in needs else None)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-              backend) -> GenerateOutput:
+              backend, processors=()) -> GenerateOutput:
     "The loop of `generate` on a checked request, its target and its drafter's modules run by `backend`."
     stats, t0 = Stats(), time.perf_counter()
     needs = proposer.needs if proposer is not None else frozenset()
     with torch.inference_mode():
         target = backend.target(needs)
         target.prefill(ids[:, :-1])
-        loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer)
+        loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer,
+                     processors=list(processors))
         if proposer is not None:
             proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden,
                                    **_told(needs, target, backend, ids.shape[1])))
@@ -312,6 +352,7 @@ class _Loop:
     stats: Stats
     streamer: object = None
     clock: DraftClock | None = None
+    processors: list = field(default_factory=list)    # transformers' logits processors, row by row
     def add(self, phase: str, seconds: float):
         self.stats.times[phase] = self.stats.times.get(phase, 0.0) + seconds
 
@@ -328,6 +369,8 @@ def step(self: _Loop, left: int) -> bool:
     t1 = time.perf_counter()
     logits = self.target.forward(self.tokens[-1], d)
     t2 = time.perf_counter()
+    if self.processors:
+        logits = processed(self.processors, self.tokens, d, logits)
     v = self.verify_fn(d, logits, self.sampling, self.generator)
     t3 = time.perf_counter()
     self.target.commit(d, v.path)

@@ -26,11 +26,11 @@ def greedy_reference(model, ids, max_new_tokens: int, **kw) -> torch.Tensor:
     return model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_new_tokens,
                           do_sample=False, pad_token_id=pad, **kw)
 
-def check_greedy(model, ids, proposer, max_new_tokens: int = 40):
-    """Assert that speculative greedy decoding with `proposer`
-    equals `greedy_reference`; returns its `GenerateOutput`."""
-    out, ref = generate(model, ids, proposer,
-                        max_new_tokens=max_new_tokens), greedy_reference(model, ids, max_new_tokens)
+def check_greedy(model, ids, proposer, max_new_tokens: int = 40, **kw):
+    """Assert that speculative greedy decoding with `proposer` equals `greedy_reference`
+    (`kw`: `logits_processor` for both); returns its `GenerateOutput`."""
+    out = generate(model, ids, proposer, max_new_tokens=max_new_tokens, **kw)
+    ref = greedy_reference(model, ids, max_new_tokens, **kw)
     if not torch.equal(out.sequences, ref):
         at = int((out.sequences[0, :ref.shape[1]] != ref[0, :out.sequences.shape[1]]).nonzero()[0, 0])
         raise AssertionError(f"{type(proposer).__name__}: greedy output "
@@ -58,13 +58,18 @@ def kept_reference(model, ids, max_new_tokens: int) -> torch.Tensor:
     return ref
 
 # %% ../nbs/02a_lossless.ipynb #705a46e0
-def exact_two_token_dist(model, ids, s: Sampling) -> torch.Tensor:
-    "The target's exact joint distribution `(V, V)` of the first two new tokens after `ids` under `s`."
+def exact_two_token_dist(model, ids, s: Sampling, processors=()) -> torch.Tensor:
+    """The target's exact joint distribution `(V, V)` of the first two new tokens after `ids` under `s`
+    (`processors`: transformers' logits processors first, as its `generate` applies them)."""
+    def probs(x):
+        scores = model(x).logits[:, -1].float()
+        for p in processors:
+            scores = p(x, scores)
+        return process_logits(scores, s)
     with torch.no_grad():
-        p1 = process_logits(model(ids).logits[0, -1], s)
+        p1 = probs(ids)[0]
         V = p1.shape[-1]
-        nxt = torch.cat([ids.repeat(V, 1), torch.arange(V)[:, None]], 1)
-        p2 = process_logits(model(nxt).logits[:, -1], s)
+        p2 = probs(torch.cat([ids.repeat(V, 1), torch.arange(V)[:, None]], 1))
     return p1[:, None] * p2
 
 def two_token_counts(model, ids, make_proposer, n: int, seed: int = 0, until=None, every: int = 100,
@@ -114,7 +119,8 @@ def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wron
     """Chi-square of the first two sampled tokens against the exact distribution: `n` draws with the right
     rule, then `control_counts` with the `wrong` one (at most `control_n` draws, default `n`: a drafter
     whose q is close to p needs more draws to show a wrong rule than a right one needs to pass)."""
-    exact = exact_two_token_dist(model, ids, Sampling(do_sample=True, **kw))
+    s = Sampling(do_sample=True, **{k: v for k, v in kw.items() if k != 'logits_processor'})
+    exact = exact_two_token_dist(model, ids, s, kw.get('logits_processor') or ())
     pv = {'right': chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))}
     c = control_counts(model, ids, make_proposer, control_n or n, exact, wrong, seed, alpha, **kw)
     pv['wrong'], pv['wrong_draws'] = chi2_pvalue(*chi2_stat(c, exact)), int(c.sum())

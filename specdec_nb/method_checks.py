@@ -118,9 +118,11 @@ def greedy_divergences(model, ids, out, ref=None, ulps: float = 16) -> list[tupl
     return ties
 
 # %% ../nbs/39_method_checks.ipynb #3140c8e6
-def check_method(name: str, model, ids, max_new_tokens: int = 40) -> dict:
-    "Method `name`'s greedy output on `model` against transformers' `generate`: its status and near-ties."
-    ref = greedy_reference(model, ids, max_new_tokens)
+def check_method(name: str, model, ids, max_new_tokens: int = 40, logits_processor=None) -> dict:
+    """Method `name`'s greedy output on `model` against transformers' `generate`: its status and near-ties
+    (`logits_processor`: the same processors on both sides, and no near-tie excused)."""
+    lp = {} if logits_processor is None else dict(logits_processor=logits_processor)
+    ref = greedy_reference(model, ids, max_new_tokens, **lp)
     method = METHODS[name]
     try:                                       # the artifact (an adapter) or the proposer may refuse the arch
         setup = tiny_setup(name, model, max_new_tokens)
@@ -128,7 +130,9 @@ def check_method(name: str, model, ids, max_new_tokens: int = 40) -> dict:
     except TypeError as e:
         return dict(method=name, status='refused', why=str(e))
     verify_fn = method.verify(setup) if method.verify else verify
-    out = generate(model, ids, proposer, max_new_tokens=max_new_tokens, verify_fn=verify_fn)
+    out = generate(model, ids, proposer, max_new_tokens=max_new_tokens, verify_fn=verify_fn, **lp)
+    if lp and not torch.equal(out.sequences, ref):
+        return dict(method=name, status='FAIL', why='differs from transformers under the same processors')
     try:
         ties = greedy_divergences(model, ids, out.sequences, ref)
     except AssertionError as e:

@@ -61,6 +61,8 @@ def test_bench_errors(args, msg, capsys, monkeypatch):
     (['generate', 'hi', '--method', 'nope'], 'unknown method(s) nope; valid:'),
     (['generate', 'hi', '--temperature', '-0.5'], '--temperature must be >= 0'),
     (['generate', 'hi', '--top-p', '1.5'], '--top-p must be in (0, 1]'),
+    (['generate', 'hi', '--repetition-penalty', '0'], '--repetition-penalty must be > 0'),
+    (['generate', 'hi', '--no-repeat-ngram-size', '0'], '--no-repeat-ngram-size must be positive'),
     (['bench', '--methods', 'vanilla', '--max-new-tokens', '0'], '--max-new-tokens must be positive'),
     (['demo', '--method', 'hf-pld'], "transformers' own method"),
 ])
@@ -96,6 +98,16 @@ def test_generate_streams(tiny_model_dir, specdec):
     assert '[draft]' in r.stdout and 'tau' in r.stdout
     r = specdec('generate', '--model', tiny_model_dir, '--method', 'hf-pld')
     assert r.returncode == 2 and 'specdec: error' in r.stderr
+
+def test_generate_with_processors(tiny_model_dir, specdec, monkeypatch):
+    "`--repetition-penalty` and `--no-repeat-ngram-size` reach `generate` as transformers' processors."
+    import specdec_nb.engine as engine
+    seen, real = [], engine.generate
+    monkeypatch.setattr(engine, 'generate', lambda *a, **kw: seen.append(kw['logits_processor']) or real(*a, **kw))
+    r = specdec('generate', 'Hello there', '--model', tiny_model_dir, '--method', 'pld', '--max-new-tokens', 12,
+                '--repetition-penalty', 1.3, '--no-repeat-ngram-size', 3)
+    assert r.returncode == 0, r.stderr
+    assert [type(p).__name__ for p in seen[0]] == ['RepetitionPenaltyLogitsProcessor', 'NoRepeatNGramLogitsProcessor']
 
 def test_missing_prerequisite(tiny_model_dir, two_prompts, specdec):
     "A method whose trained artifact does not fit the model: one clear line, exit code 2."

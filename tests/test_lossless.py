@@ -55,3 +55,28 @@ def test_greedy_only_refuses_sampling(name):
     proposer = METHODS[name].build(tiny_setup(name, m, 4), [1, 2])
     with pytest.raises(ValueError, match='greedy'):
         generate(m, torch.tensor([[3, 1, 4, 3]]), proposer, max_new_tokens=4, do_sample=True)
+
+
+def _processors():
+    from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor, NoRepeatNGramLogitsProcessor
+    return LogitsProcessorList([RepetitionPenaltyLogitsProcessor(1.3), NoRepeatNGramLogitsProcessor(3)])
+
+@pytest.mark.parametrize('name', NAMES)
+def test_exact_under_processors(name):
+    "transformers' logits processors (a repetition penalty, no repeated 3-grams): every method still exact, greedy."
+    m = ARCHS['llama'](vocab_size=64, layers=4, seed=3)
+    ids = torch.cat([torch.randint(0, 64, (1, 6), generator=torch.Generator().manual_seed(0))] * 3, 1)
+    row = check_method(name, m, ids, max_new_tokens=40, logits_processor=_processors())
+    assert row['status'] == 'exact', row
+
+@pytest.mark.parametrize('name', ['pld', 'eagle-tree', 'draft'])
+def test_sampling_under_processors(name):
+    "A lookup chain, a tree and a draft model's sampled chain: under a repetition penalty, as the target's."
+    from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor
+    m, lp = tiny_llama(vocab_size=16, layers=4, seed=1), LogitsProcessorList([RepetitionPenaltyLogitsProcessor(2.0)])
+    ids = torch.tensor([[3, 1, 4, 3, 1, 4, 3, 1]])
+    exact = exact_two_token_dist(m, ids, Sampling(do_sample=True), lp)
+    future = [int(exact.sum(1).argmax()), 5]
+    make = lambda: METHODS[name].build(tiny_setup(name, m, len(future)), future)
+    sampling_check(m, ids, make, n=200, seed=7, label=f'{name} under a penalty', control_n=300,
+                   temperature=1.0, logits_processor=lp)
