@@ -43,9 +43,10 @@ peers: $(STAMP)
 	$(PEERS_VENV)/bin/python -m pip install -q "optimum-intel[openvino]>=2.2" "openvino-tokenizers>=2025.4" "transformers<5.6"
 	$(VENV)/bin/specdec peers --optimum-cli $(PEERS_VENV)/bin/optimum-cli
 	# the llama-* peers: llama.cpp's llama-server built from the llama-cpp-python sdist (PyPI) into the cache for a portable
-	# ISA, and SmolLM2's f32 GGUF converted, once (~10 min on 2 cores; nbs/32_llamapeers); a failure is one line
+	# ISA, and the f32 GGUFs of SmolLM2 and Gemma 3 270M converted, once (~12 min on 2 cores; nbs/32_llamapeers); a failure
+	# is one line
 	@command -v cmake >/dev/null && command -v c++ >/dev/null || { echo 'installing cmake and a compiler (apt; log in $(LOGS)/)'; $(call APT,cmake build-essential); } || true
-	$(PY) -m specdec_nb.llamapeers build || true
+	$(PY) -m specdec_nb.llamapeers build --gemma || true
 
 test-fast: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/nbdev_test --n_workers 2

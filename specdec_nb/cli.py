@@ -9,8 +9,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['EMBEDDED', 'DEMO_QUESTION', 'build_parser', 'check_device', 'check_numbers', 'check_args', 'cmd_bench', 'processors',
-           'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers', 'cmd_train',
-           'cmd_export', 'main']
+           'constraint', 'cmd_generate', 'describe', 'demo_prompt', 'demo_rounds', 'cmd_demo', 'cmd_warm', 'cmd_peers',
+           'cmd_train', 'cmd_export', 'main']
 
 # %% ../nbs/37_cli.ipynb #ef567f1a
 def _common(p):
@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument('--repetition-penalty', type=float, default=None,
                    help="transformers' repetition penalty (> 0; 1: none), on every drafted position")
     g.add_argument('--no-repeat-ngram-size', type=int, default=None, help='no n-gram of this size twice')
+    g.add_argument('--json-schema', default=None, help='the answer: JSON of this schema (a file, or JSON)')
+    g.add_argument('--regex', default=None, help='the answer matches this regular expression')
+    g.add_argument('--grammar', default=None, help='the answer matches this Lark grammar (a file)')
     _common(g)
     d = sub.add_parser('demo',
                        help='plain vs speculative decoding on one prompt: '
@@ -180,6 +183,7 @@ def check_args(a):
     elif a.cmd in ('generate', 'demo'):
         check_methods([a.method])
         _check_method(a)
+        constraint(a)                                  # a malformed --json-schema, or two constraints
     if getattr(a, 'prompts', None) and not Path(a.prompts).is_file():
         raise MethodError(f"prompt file not found: {a.prompts}")
     if getattr(a, 'file', None) and not Path(a.file).is_file():
@@ -253,6 +257,24 @@ def processors(a):
         ps.append(NoRepeatNGramLogitsProcessor(a.no_repeat_ngram_size))
     return ps
 
+# %% ../nbs/37_cli.ipynb #e0ef36fb
+def constraint(a) -> dict:
+    "`generate`'s keywords for `--json-schema` (a file or JSON), `--regex` or `--grammar` (a Lark file)."
+    import json
+    text = lambda v: Path(v).read_text(encoding='utf-8') if Path(v).is_file() else v
+    out = {}
+    if getattr(a, 'json_schema', None):
+        try:
+            out['json_schema'] = json.loads(text(a.json_schema))
+        except ValueError as e:
+            raise ValueError(f"--json-schema is neither a JSON file nor JSON: {e}") from None
+    if getattr(a, 'regex', None):
+        out['regex'] = a.regex
+    if getattr(a, 'grammar', None):
+        out['grammar'] = text(a.grammar)
+    if len(out) > 1: raise ValueError("give one of --json-schema, --regex, --grammar")
+    return out
+
 # %% ../nbs/37_cli.ipynb #7014960f
 def cmd_generate(a):
     "`specdec generate`: one prompt through one method, the text streamed, then its speed and tau."
@@ -273,7 +295,7 @@ def cmd_generate(a):
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p, kernels=setup.params.get('kernels'),
                  compile=setup.params.get('compile'), backend=setup.params.get('backend'),
-                 logits_processor=processors(a),
+                 logits_processor=processors(a), tokenizer=setup.tok, **constraint(a),
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
     print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: "

@@ -11,8 +11,8 @@ import torch.nn.functional as F
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 # %% auto #0
-__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'sub_draft', 'scatter_vocab', 'Verdict',
-           'row_argmax', 'row_topk', 'verify', 'chi2_stat', 'chi2_pvalue']
+__all__ = ['Sampling', 'process_logits', 'Draft', 'draft_depths', 'ancestor_mask', 'sub_draft', 'row_paths', 'scatter_vocab',
+           'Verdict', 'row_argmax', 'row_topk', 'verify', 'chi2_stat', 'chi2_pvalue']
 
 # %% ../nbs/00_core.ipynb #0cdcd7ad
 @dataclass(frozen=True)
@@ -98,6 +98,16 @@ def sub_draft(tokens, parents: list[int], keep: list[int]) -> Draft:
     at = {v: j for j, v in enumerate(keep)}
     toks = tokens[keep] if torch.is_tensor(tokens) else torch.stack([tokens[i] for i in keep])
     return Draft(toks, parents=[at.get(parents[i], -1) for i in keep])
+
+# %% ../nbs/00_core.ipynb #d0f88586
+def row_paths(d: Draft | None) -> list[list[int]]:
+    "The draft tokens before each verified row of the logits: none at the root, then each node's path."
+    paths = [[]]
+    if d is None: return paths
+    toks, parents = d.tokens.tolist(), d.parent_list
+    for j in range(d.n_verify):                 # a parent comes before its children
+        paths.append(paths[parents[j] + 1] + [toks[j]])
+    return paths
 
 # %% ../nbs/00_core.ipynb #c777904e
 def scatter_vocab(q: torch.Tensor, ids: torch.Tensor, vocab_size: int, fill: float = 0.0) -> torch.Tensor:

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 import torch
 from fastcore.basics import patch
-from .core import Draft, Sampling, Verdict, verify, draft_depths
+from .core import Draft, Sampling, Verdict, verify, draft_depths, row_paths
 from .models import vocab_size
 from .target import Target, TARGET_KINDS, _context_len
 
 # %% auto #0
 __all__ = ['PHASES', 'STATEFUL_PROCESSORS', 'Stats', 'Request', 'Feedback', 'Proposer', 'OracleProposer', 'fit_draft',
-           'next_length', 'GenerateOutput', 'check_processors', 'row_paths', 'processed', 'generate', 'DraftClock']
+           'next_length', 'GenerateOutput', 'check_processors', 'processed', 'generate', 'DraftClock']
 
 # %% ../nbs/02_engine.ipynb #95338b64
 @dataclass
@@ -235,16 +235,19 @@ def check_processors(processors) -> list:
                              "draft that reaches it, so only processors of (input_ids, scores) alone can run")
     return ps
 
-# %% ../nbs/02_engine.ipynb #f7f9cfa6
-def row_paths(d: Draft | None) -> list[list[int]]:
-    "The draft tokens before each verified row of the logits: none at the root, then each node's path."
-    paths = [[]]
-    if d is None: return paths
-    toks, parents = d.tokens.tolist(), d.parent_list
-    for j in range(d.n_verify):                 # a parent comes before its children
-        paths.append(paths[parents[j] + 1] + [toks[j]])
-    return paths
+# %% ../nbs/02_engine.ipynb #dc218a1e
+def _constraint(model, tokenizer, eos, **kinds):
+    "A started grammar: the one `generate` was given, or one built from a json_schema, regex or Lark text."
+    g = kinds['grammar']
+    if hasattr(g, 'mask') and hasattr(g, 'commit'):                            # built already (`Grammar`)
+        return g.start()
+    if all(v is None for v in kinds.values()): return None
+    if tokenizer is None: raise ValueError("json_schema, regex or grammar needs the model's tokenizer=")
+    from specdec_nb.grammar import Grammar                                     # llguidance, on demand
+    g = Grammar(tokenizer, kinds['json_schema'], kinds['regex'], g, vocab_size(model), sorted(eos) or None)
+    return g.start()
 
+# %% ../nbs/02_engine.ipynb #f7f9cfa6
 def processed(processors: list, tokens: list[int], d: Draft | None, logits: torch.Tensor) -> torch.Tensor:
     "`logits` `(n+1, V)` in float32 with `processors` applied to each verified row after its own prefix."
     out = logits.float().clone()
@@ -259,22 +262,25 @@ def processed(processors: list, tokens: list[int], d: Draft | None, logits: torc
 def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_tokens: int = 128,
              do_sample: bool = False, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
              eos_token_id=None, streamer=None, generator: torch.Generator | None = None, verify_fn=verify,
-             backend=None, kernels: str | None = None, compile=None, logits_processor=None) -> GenerateOutput:
+             backend=None, kernels: str | None = None, compile=None, logits_processor=None,
+             json_schema=None, regex: str | None = None, grammar=None, tokenizer=None) -> GenerateOutput:
     """Generate up to `max_new_tokens` after `input_ids` `(1, T)`; speculatively when a `proposer` is given.
     `backend`: how the target runs (`23_backends`): a name (None or 'auto': chosen on this machine;
     'transformers', 'lean', 'openvino'), or a `Backend` the caller prepared; `kernels`, `compile`: its finer
     choices (the matrix products' plan, the forward's step). `logits_processor`: transformers' processors,
-    applied to every scored position after its own prefix, before temperature, top-k and top-p."""
+    applied to every scored position after its own prefix, before temperature, top-k and top-p. `json_schema`,
+    `regex`, `grammar` (Lark text, or a `02c_grammar` `Grammar`), with the `tokenizer`: the output's shape."""
     s, ids = Sampling(do_sample, temperature, top_k, top_p), _check_request(model, input_ids, max_new_tokens)
     eos, needs = _eos_ids(model, eos_token_id), proposer.needs if proposer is not None else frozenset()
     processors = check_processors(logits_processor)
+    constraint = _constraint(model, tokenizer, eos, json_schema=json_schema, regex=regex, grammar=grammar)
     if backend is None or isinstance(backend, str):
         from specdec_nb.backends import prepare           # the backend wing's one entry
         backend = prepare(model, needs, backend, kernels=kernels, compile=compile, context=ids.shape[1],
                           drafts=proposer.draft_modules() if proposer is not None else ())
     with backend.planned():
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-                         backend, processors)
+                         backend, processors, constraint)
 
 def _told(needs, target, backend, context: int) -> dict:
     "What a `Request` hands a drafter besides the prompt: only what it declared in `needs`."
@@ -283,7 +289,7 @@ def _told(needs, target, backend, context: int) -> dict:
                 compile=backend.compile if 'compile' in needs else None)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
-              backend, processors=()) -> GenerateOutput:
+              backend, processors=(), constraint=None) -> GenerateOutput:
     "The loop of `generate` on a checked request, its target and its drafter's modules run by `backend`."
     stats, t0 = Stats(), time.perf_counter()
     needs = proposer.needs if proposer is not None else frozenset()
@@ -291,7 +297,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
         target = backend.target(needs)
         target.prefill(ids[:, :-1])
         loop = _Loop(target, proposer, ids[0].tolist(), s, generator, verify_fn, eos, stats, streamer,
-                     processors=list(processors))
+                     processors=list(processors), constraint=constraint)
         if proposer is not None:
             proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden,
                                    **_told(needs, target, backend, ids.shape[1])))
@@ -353,6 +359,7 @@ class _Loop:
     streamer: object = None
     clock: DraftClock | None = None
     processors: list = field(default_factory=list)    # transformers' logits processors, row by row
+    constraint: object = None                         # a grammar (`02c_grammar`): masks rows, then commits
     def add(self, phase: str, seconds: float):
         self.stats.times[phase] = self.stats.times.get(phase, 0.0) + seconds
 
@@ -364,6 +371,8 @@ def step(self: _Loop, left: int) -> bool:
     if self.clock is not None:
         self.clock.on = True
     d = fit_draft(prop.propose(self.tokens, budget), budget) if prop is not None and budget > 0 else None
+    if prop is None and self.constraint is not None and budget > 0:
+        d = self.constraint.forced(budget)        # text the grammar forces: a draft that costs nothing
     if self.clock is not None:
         self.clock.on = False
     t1 = time.perf_counter()
@@ -371,6 +380,8 @@ def step(self: _Loop, left: int) -> bool:
     t2 = time.perf_counter()
     if self.processors:
         logits = processed(self.processors, self.tokens, d, logits)
+    if self.constraint is not None:
+        logits = self.constraint.mask(d, logits)
     v = self.verify_fn(d, logits, self.sampling, self.generator)
     t3 = time.perf_counter()
     self.target.commit(d, v.path)
@@ -380,6 +391,8 @@ def step(self: _Loop, left: int) -> bool:
     if hit is not None:
         out = out[: hit + 1]
     self.tokens += out
+    if self.constraint is not None:
+        self.constraint.commit(out)
     if prop is not None:
         prop.update(_feedback(self, v, d, logits))
     t5 = time.perf_counter()

@@ -115,12 +115,14 @@ def control_counts(model, ids, make_proposer, n: int, exact, wrong: str = 'q/p',
         return two_token_counts(model, ids, make_proposer, n, seed, until=caught, every=-(-n // looks), **kw)
 
 def sampling_check(model, ids, make_proposer, n: int = 2000, seed: int = 0, wrong: str = 'q/p',
-                   alpha: float = 1e-4, label: str = '', control_n: int | None = None, **kw) -> dict:
+                   alpha: float = 1e-4, label: str = '', control_n: int | None = None, reference=None,
+                   **kw) -> dict:
     """Chi-square of the first two sampled tokens against the exact distribution: `n` draws with the right
     rule, then `control_counts` with the `wrong` one (at most `control_n` draws, default `n`: a drafter
-    whose q is close to p needs more draws to show a wrong rule than a right one needs to pass)."""
-    s = Sampling(do_sample=True, **{k: v for k, v in kw.items() if k != 'logits_processor'})
-    exact = exact_two_token_dist(model, ids, s, kw.get('logits_processor') or ())
+    whose q is close to p needs more draws to show a wrong rule than a right one needs to pass). `kw`: what
+    `generate` is given; `reference`: the processors of the exact distribution (default: `kw`'s)."""
+    s = Sampling(do_sample=True, **{k: v for k, v in kw.items() if k in ('temperature', 'top_k', 'top_p')})
+    exact = exact_two_token_dist(model, ids, s, reference or kw.get('logits_processor') or ())
     pv = {'right': chi2_pvalue(*chi2_stat(two_token_counts(model, ids, make_proposer, n, seed, **kw), exact))}
     c = control_counts(model, ids, make_proposer, control_n or n, exact, wrong, seed, alpha, **kw)
     pv['wrong'], pv['wrong_draws'] = chi2_pvalue(*chi2_stat(c, exact)), int(c.sum())

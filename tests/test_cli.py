@@ -63,6 +63,8 @@ def test_bench_errors(args, msg, capsys, monkeypatch):
     (['generate', 'hi', '--top-p', '1.5'], '--top-p must be in (0, 1]'),
     (['generate', 'hi', '--repetition-penalty', '0'], '--repetition-penalty must be > 0'),
     (['generate', 'hi', '--no-repeat-ngram-size', '0'], '--no-repeat-ngram-size must be positive'),
+    (['generate', 'hi', '--json-schema', '{"type": '], '--json-schema is neither a JSON file nor JSON'),
+    (['generate', 'hi', '--regex', 'a', '--grammar', 'start: "a"'], 'give one of --json-schema, --regex, --grammar'),
     (['bench', '--methods', 'vanilla', '--max-new-tokens', '0'], '--max-new-tokens must be positive'),
     (['demo', '--method', 'hf-pld'], "transformers' own method"),
 ])
@@ -108,6 +110,18 @@ def test_generate_with_processors(tiny_model_dir, specdec, monkeypatch):
                 '--repetition-penalty', 1.3, '--no-repeat-ngram-size', 3)
     assert r.returncode == 0, r.stderr
     assert [type(p).__name__ for p in seen[0]] == ['RepetitionPenaltyLogitsProcessor', 'NoRepeatNGramLogitsProcessor']
+
+def test_generate_json(tiny_model_dir, specdec, tmp_path):
+    "`--json-schema FILE`: the streamed answer parses as JSON of that schema, whatever the (random) model."
+    schema = tmp_path / 'schema.json'
+    schema.write_text(json.dumps({'type': 'object', 'properties': {'n': {'type': 'integer', 'maximum': 99, 'minimum': 0}},
+                                  'required': ['n'],
+                                  'additionalProperties': False, 'x-guidance': {'whitespace_flexible': False}}))
+    r = specdec('generate', 'Give me a number', '--model', tiny_model_dir, '--method', 'pld', '--max-new-tokens', 24,
+                '--json-schema', schema)
+    assert r.returncode == 0, r.stderr
+    answer = r.stdout.split('\n[pld]')[0].strip()
+    assert isinstance(json.loads(answer)['n'], int), answer
 
 def test_missing_prerequisite(tiny_model_dir, two_prompts, specdec):
     "A method whose trained artifact does not fit the model: one clear line, exit code 2."

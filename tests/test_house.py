@@ -8,8 +8,8 @@ PKG = ROOT / 'specdec_nb'
 NBS = ROOT / 'nbs'
 WING = 'specdec_nb.backends'
 # the loop, what it stands on, the drafters and what they share: none of them may use the backend wing
-HOUSE = ('core', 'models', 'machine', 'checkpoints', 'target', 'lean', 'engine', 'lossless', 'sizing', 'batch', 'registry',
-         'draft', 'xdraft', 'tree', 'selfspec', 'quant', 'ngram', 'suffix', 'recycle', 'combine', 'lookahead',
+HOUSE = ('core', 'models', 'machine', 'checkpoints', 'target', 'lean', 'engine', 'grammar', 'lossless', 'sizing',
+         'batch', 'registry', 'draft', 'xdraft', 'tree', 'selfspec', 'quant', 'ngram', 'suffix', 'recycle', 'combine', 'lookahead',
          'medusa', 'eagle', 'distill', 'selfspec_training', 'medusa_training', 'eagle_training')
 # the one way down: the factory's entry, called inside these functions only
 ENTRY = {('engine', 'generate'), ('batch', 'generate_batch')}

@@ -5,12 +5,13 @@ temperature 0.7 with top-p 0.9: the first two tokens' joint distribution equals 
 (chi-square), and the wrong acceptance rule is caught (negative control). Each method is built for the tiny
 models by `specdec_nb.method_checks.tiny_setup` (random or cut-out artifacts, never trained ones), as the CUDA check does.
 """
-import pytest, torch
+import functools, pytest, torch
 from specdec_nb.registry import METHODS
 from specdec_nb.models import tiny_llama
 from specdec_nb.core import Sampling
 from specdec_nb.engine import generate
-from specdec_nb.lossless import exact_two_token_dist, sampling_check
+from specdec_nb.lossless import exact_two_token_dist, sampling_check, greedy_reference
+from specdec_nb.core import verify
 from specdec_nb.method_checks import ARCHS, our_methods, tiny_setup, check_method
 
 NAMES = our_methods()
@@ -80,3 +81,51 @@ def test_sampling_under_processors(name):
     make = lambda: METHODS[name].build(tiny_setup(name, m, len(future)), future)
     sampling_check(m, ids, make, n=200, seed=7, label=f'{name} under a penalty', control_n=300,
                    temperature=1.0, logits_processor=lp)
+
+
+@functools.lru_cache(maxsize=1)
+def _json_task():
+    "A tiny Llama over a small byte-level tokenizer, a prompt, and a JSON schema to answer in."
+    from specdec_nb.grammar import Grammar, byte_bpe_tokenizer
+    corpus = ['{"name": "Bo", "age": 3}', '{"name": "Alice", "age": 42}', 'the cat sat on the mat', 'age name 0123456789']
+    tok = byte_bpe_tokenizer(corpus * 5)
+    m = tiny_llama(vocab_size=len(tok), hidden=32, layers=4, seed=3)
+    schema = {'type': 'object', 'properties': {'name': {'type': 'string', 'maxLength': 6}, 'age': {'type': 'integer'}},
+              'required': ['name', 'age'], 'additionalProperties': False, 'x-guidance': {'whitespace_flexible': False}}
+    ids = torch.tensor([tok.encode('the cat sat on the mat; the cat sat:')])
+    return m, ids, Grammar(tok, json_schema=schema, vocab_size=len(tok), eos=[tok.eos_token_id]), tok
+
+@pytest.mark.parametrize('name', NAMES)
+def test_exact_under_grammar(name):
+    "Every method under a JSON schema: transformers' greedy output with the same grammar as a processor, exactly."
+    from transformers import LogitsProcessorList
+    from specdec_nb.grammar import GrammarProcessor
+    m, ids, g, _ = _json_task()
+    ref = greedy_reference(m, ids, 40, logits_processor=LogitsProcessorList([GrammarProcessor(g, ids.shape[1])]))
+    setup, method = tiny_setup(name, m, 40), METHODS[name]
+    proposer = method.build(setup, ref[0, ids.shape[1]:].tolist())
+    out = generate(m, ids, proposer, max_new_tokens=40, grammar=g,
+                   verify_fn=method.verify(setup) if method.verify else verify)
+    assert torch.equal(out.sequences, ref), (out.sequences, ref)
+
+@pytest.mark.parametrize('name', ['eagle-tree', 'draft'])
+def test_sampling_under_grammar(name):
+    """A tree and a draft model's sampled chain under a regex: distributed as the target's masked distribution. The
+    control (min(1, q/p)) is caught either way: by the chi-square, or by accepting a token the grammar forbids."""
+    from specdec_nb.grammar import Grammar, GrammarProcessor
+    from specdec_nb.lossless import two_token_counts, wrong_rule
+    from specdec_nb.core import chi2_stat, chi2_pvalue
+    m, ids, _, tok = _json_task()
+    # a mild grammar (no digits, no JSON punctuation): most drafts stay inside it
+    rg = Grammar(tok, regex=r'[^0-9{}":,]+', vocab_size=len(tok), eos=[tok.eos_token_id])
+    exact = exact_two_token_dist(m, ids, Sampling(do_sample=True), [GrammarProcessor(rg, ids.shape[1])])
+    future = [int(exact.sum(1).argmax()), int(exact[exact.sum(1).argmax()].argmax())]
+    make = lambda: METHODS[name].build(tiny_setup(name, m, len(future)), future)
+    right = chi2_pvalue(*chi2_stat(two_token_counts(m, ids, make, 300, seed=7, grammar=rg), exact))
+    assert right > 1e-4, right
+    with wrong_rule('q/p'):
+        try:
+            caught = chi2_pvalue(*chi2_stat(two_token_counts(m, ids, make, 300, seed=7, grammar=rg), exact)) < 1e-4
+        except RuntimeError as e:                  # it accepted a token the grammar forbids
+            caught = 'left the grammar' in str(e)
+    assert caught
