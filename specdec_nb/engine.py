@@ -274,6 +274,9 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
     eos, needs = _eos_ids(model, eos_token_id), proposer.needs if proposer is not None else frozenset()
     processors = check_processors(logits_processor)
     constraint = _constraint(model, tokenizer, eos, json_schema=json_schema, regex=regex, grammar=grammar)
+    if (processors or constraint is not None) and verify_fn is not verify:
+        raise ValueError("logits processors and grammars need the lossless verify; this method's own "
+                         "acceptance rule (a lossy one) cannot honour them")
     if backend is None or isinstance(backend, str):
         from specdec_nb.backends import prepare           # the backend wing's one entry
         backend = prepare(model, needs, backend, kernels=kernels, compile=compile, context=ids.shape[1],
