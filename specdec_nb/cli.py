@@ -289,13 +289,14 @@ def cmd_generate(a):
     else:
         raise ValueError("give a prompt, or --file")
     if not text.strip(): raise ValueError("empty prompt")
+    lp, shape = processors(a), constraint(a)   # the answer's constraints, read before the model loads
     setup = _setup(a)
     prop = make_proposer(a.method, setup)     # `generate` asks the backend for what it needs, before the loop
     ids = chat_ids(setup.tok, text).to(setup.model.device)
     o = generate(setup.model, ids, prop, max_new_tokens=a.max_new_tokens, do_sample=a.temperature > 0,
                  temperature=a.temperature or 1.0, top_p=a.top_p, kernels=setup.params.get('kernels'),
                  compile=setup.params.get('compile'), backend=setup.params.get('backend'),
-                 logits_processor=processors(a), tokenizer=setup.tok, **constraint(a),
+                 logits_processor=lp, tokenizer=setup.tok, **shape,
                  streamer=TextStreamer(setup.tok, skip_prompt=True, skip_special_tokens=True))
     s = o.stats
     print(f"\n[{a.method}] {s.new_tokens} tokens in {s.total_time:.2f}s: "
