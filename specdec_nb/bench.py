@@ -8,18 +8,20 @@ import json, resource, statistics, sys, time
 from dataclasses import dataclass
 from pathlib import Path
 import torch
-from .engine import generate
+from .engine import generate, _eos_ids
+from .grammar import Grammar, GrammarProcessor
 from .backends.measure import forward_times, default_kernels, step_name
 from .backends.measure import machine_info
-from .models import load_prompts, chat_ids
+from .models import load_prompts, chat_ids, vocab_size
 from .core import verify
 from .registry import METHODS, Method, exit_layer
 from .ovpeers import OV_PEERS, ov_missing, ov_model_dir, run_ov
-from .setup import MethodSetup, MethodError, check_methods, check_needs, method_spec, variant
+from .setup import MethodSetup, MethodError, check_methods, check_needs, method_spec, variant, build
+from .setup import check_jump
 
 # %% auto #0
 __all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time',
-           'prompt_timing', 'run_bench', 'oracle_ceiling']
+           'prompt_timing', 'json_valid', 'constrained', 'run_bench', 'oracle_ceiling']
 
 # %% ../nbs/33_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -28,7 +30,7 @@ def runner(m: Method):
     """The benchmark's run function of method `m`: ours through
     `run_ours`, a peer through its `PEER_RUNS` entry."""
     if m.peer: return PEER_RUNS[m.name]
-    return lambda setup, ids, future: run_ours(setup, ids, m.build(setup, future),
+    return lambda setup, ids, future: run_ours(setup, ids, build(m, setup, future),
                                                m.verify(setup) if m.verify else verify)
 
 # %% ../nbs/33_bench.ipynb #53029f43
@@ -50,16 +52,20 @@ class BenchSetup(MethodSetup):
 
 # %% ../nbs/33_bench.ipynb #b0c1d2e1
 import contextlib, logging, os
+from transformers import LogitsProcessorList
 
 # %% ../nbs/33_bench.ipynb #897dfa6c
 def run_ours(setup: BenchSetup, ids, proposer=None, verify_fn=verify):
     """One generation with our loop under `setup`'s settings:
     `(new token ids, target forwards, seconds per phase, draft tokens accepted and verified)`."""
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
+    shape = dict(setup.constraint, tokenizer=setup.tok) if setup.constraint else {}
     o = generate(setup.model, ids, proposer, max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                  temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g, verify_fn=verify_fn,
-                 kernels=setup.kernels, compile=setup.step)
+                 kernels=setup.kernels, compile=setup.step, **shape)
     counts = dict(accepted=sum(o.stats.accepted), drafted=sum(o.stats.drafted))
+    if getattr(proposer, 'forced_accepted', None) is not None:    # `jump-forward`: the grammar's own tokens
+        counts['forced'] = proposer.forced_accepted
     return o.sequences[0, ids.shape[1]:].tolist(), o.stats.steps, o.stats.breakdown, counts
 
 class _NoConfigNotice(logging.Filter):
@@ -82,6 +88,10 @@ def run_hf(setup: BenchSetup, ids, **kw):
     samp = dict(do_sample=True, temperature=setup.temperature, top_k=0,
                 top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
+    if setup.constraint:                  # the same grammar, as transformers' logits processor
+        g = Grammar(setup.tok, **setup.constraint, vocab_size=vocab_size(setup.model),
+                    eos=sorted(_eos_ids(setup.model, None)) or None)
+        kw['logits_processor'] = LogitsProcessorList([GrammarProcessor(g, ids.shape[1])])
     with _quiet_generate():
         out = setup.model.generate(
             ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,
@@ -143,6 +153,11 @@ def _agg(recs: list[dict], base: dict, ref: dict | None, greedy: bool) -> dict:
                tokens_per_s=toks / secs if secs > 0 else None,
                tau=toks / sum(fw) if ok and all(f is not None for f in fw) and sum(fw) else None,
                speedup=None, exact=None, acceptance=_acceptance(ok))
+    if any('forced' in r for r in ok):           # `jump-forward`: the share of the answers the grammar forced
+        out['forced_share'] = sum(r.get('forced', 0) for r in ok) / toks if toks else None
+    if any('json_valid' in r for r in ok):       # under a schema: the answers that ended, and were valid
+        ended = [r['json_valid'] for r in ok if r.get('json_valid') is not None]
+        out.update(ended=len(ended) / len(ok), json_valid=sum(ended) / len(ended) if ended else None)
     if ok and all(r.get('phases') for r in ok):   # where our steps' time went, summed over the prompts
         out['phases'] = {p: round(sum(r['phases'][p] for r in ok), 4) for p in ok[0]['phases']}
         work = out['phases'].get('target_forward', 0) + out['phases'].get('draft_forward', 0)
@@ -217,10 +232,48 @@ def _run_one(setup, method: Method, ids, future) -> dict:
         out['phases'] = extra[0]
     return dict(out, **extra[1]) if len(extra) > 1 else out
 
+# %% ../nbs/33_bench.ipynb #47620f78
+def json_valid(setup, tokens: list[int], schema) -> bool | None:
+    "Whether an answer that ended (at its first EOS) is JSON that matches `schema`; None: it did not end."
+    import jsonschema
+    eos = _eos_ids(setup.model, None) or {setup.tok.eos_token_id}      # the model's, else its tokenizer's
+    end = next((i for i, x in enumerate(tokens) if x in eos), None)
+    if end is None: return None
+    try:
+        jsonschema.validate(json.loads(setup.tok.decode(tokens[:end], skip_special_tokens=True)), schema)
+        return True
+    except (ValueError, jsonschema.ValidationError):
+        return False
+
+# %% ../nbs/33_bench.ipynb #2b690689
+@contextlib.contextmanager
+def constrained(setup, row: dict):
+    "`setup` with the prompt `row`'s own `json_schema` (when it has one) as its constraint, for one run."
+    old = setup.constraint
+    if row.get('json_schema') is not None:
+        setup.constraint = dict(json_schema=row['json_schema'])
+    try:
+        yield setup
+    finally:
+        setup.constraint = old
+
 # %% ../nbs/33_bench.ipynb #19aa007b
+def _check_constrained(setup, methods: list[str], rows: list[dict]):
+    "Refuse what cannot follow the run's grammar (`setup`'s or a row's), and jump-forward with none."
+    constrained = bool(setup.constraint) or any(r.get('json_schema') is not None for r in rows)
+    check_jump(methods, constrained)
+    ms = {m: METHODS[method_spec(m)[0]] for m in methods}
+    cannot = [m for m, meth in ms.items() if meth.verify or meth.peer and not meth.name.startswith('hf-')]
+    if constrained and cannot:
+        raise MethodError(f"{', '.join(cannot)} cannot follow a grammar (a lossy rule, or a peer engine run "
+                          "without one)")
+
 def _prepare(setup, methods, prompts, limit):
     check_methods(methods)
     if limit is not None and limit <= 0: raise MethodError(f"--limit must be positive, got {limit}")
+    rows = load_prompts(prompts, n_per_group=limit)
+    if not rows: raise MethodError(f"no prompts in {prompts}")
+    _check_constrained(setup, methods, rows)
     how = {}   # method (or variant) -> (its run function, its setup)
     for m in methods:
         name, over = method_spec(m)
@@ -231,8 +284,6 @@ def _prepare(setup, methods, prompts, limit):
             if not METHODS[name].optional: raise
             print(f'specdec bench: skipping {m}: {e}', file=sys.stderr)
             del how[m]
-    rows = load_prompts(prompts, n_per_group=limit)
-    if not rows: raise MethodError(f"no prompts in {prompts}")
     return [dict(r, ids=chat_ids(setup.tok, r['text']).to(setup.model.device)) for r in rows], how
 
 # %% ../nbs/33_bench.ipynb #9e6b9ae5
@@ -240,9 +291,13 @@ def _futures(setup, rows, methods, progress=False):
     "The greedy continuation of each prompt, for the oracle (computed beforehand, untimed)."
     if 'oracle' not in methods: return [None] * len(rows)
     from tqdm.auto import tqdm
-    greedy = BenchSetup(setup.model, max_new_tokens=setup.max_new_tokens)
-    return [run_ours(greedy, r['ids'])[0]
-            for r in tqdm(rows, desc="oracle's continuations", file=sys.stderr, disable=not progress)]
+    greedy = BenchSetup(setup.model, setup.tok, max_new_tokens=setup.max_new_tokens,
+                        constraint=setup.constraint)
+    out = []
+    for r in tqdm(rows, desc="oracle's continuations", file=sys.stderr, disable=not progress):
+        with constrained(greedy, r):
+            out.append(run_ours(greedy, r['ids'])[0])
+    return out
 
 def _config(setup, methods, prompts, limit, repeats, n):
     return dict(methods=methods, prompts=str(prompts or 'spec_bench_dev (shipped)'), limit=limit, n_prompts=n,
@@ -296,7 +351,10 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
     try:
         for i, m, r in tqdm(schedule(len(rows), methods, repeats), disable=not progress, desc='bench',
                             file=sys.stderr):
-            per.setdefault((i, m), []).append(_run_one(how[m][1], how[m][0], rows[i]['ids'], futures[i]))
+            with constrained(how[m][1], rows[i]) as s:
+                per.setdefault((i, m), []).append(_run_one(s, how[m][0], rows[i]['ids'], futures[i]))
+                if (schema := s.constraint.get('json_schema')) is not None:
+                    per[(i, m)][-1]['json_valid'] = json_valid(s, per[(i, m)][-1]['tokens'], schema)
             if len(per[(i, m)]) == repeats:
                 runs = per.pop((i, m))
                 rec = runs[0]

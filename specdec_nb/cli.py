@@ -70,13 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument('--methods', required=True,
                    help='comma-separated method names; NAME:KEY=VALUE:... runs a '
                         'variant with its own parameters (e.g. lookahead:W=3:G=2)')
-    b.add_argument('--prompts', default=None, help='Spec-Bench JSONL (default: the shipped dev prompts)')
+    b.add_argument('--prompts', default=None, help='Spec-Bench JSONL, or a shipped set: dev (the default), '
+                                                    'structured (each asks for JSON of a schema)')
     b.add_argument('--limit', type=int, default=8, help='prompts per group (8 = a standard run, 1 = quick)')
     b.add_argument('--repeats', type=int, default=1)
     b.add_argument('--batch-size', type=int, default=None,
                    help="decode the prompts in batches of N (hf-vanilla: transformers' batched generate; "
                         "ours: one proposer per row): throughput and per-request latency")
     b.add_argument('--json', default=None)
+    b.add_argument('--json-schema', default=None, help='every answer: JSON of this schema (a file, or JSON); '
+                                                        "a prompt's own json_schema takes precedence")
     b.add_argument('--plot', default=None)
     b.add_argument('--no-progress', action='store_true')
     _common(b)
@@ -174,18 +177,19 @@ def check_args(a):
     records in `a` how to load the models (`model_kw`, `draft_kw`)."""
     from specdec_nb.setup import MethodError, check_methods, split_methods
     from specdec_nb.bench_batch import _check_batch
-    from specdec_nb.models import check_model_source
+    from specdec_nb.models import check_model_source, prompts_path, PROMPT_SETS
     check_numbers(a)
     check_device(a.device)
     if a.cmd == 'bench':
         check_methods(split_methods(a.methods))
         _check_batch(a.batch_size, a.repeats)
+        if constraint(a) and a.batch_size: raise ValueError("--batch-size does not take a grammar yet")
     elif a.cmd in ('generate', 'demo'):
         check_methods([a.method])
         _check_method(a)
         constraint(a)                                  # a malformed --json-schema, or two constraints
-    if getattr(a, 'prompts', None) and not Path(a.prompts).is_file():
-        raise MethodError(f"prompt file not found: {a.prompts}")
+    if getattr(a, 'prompts', None) and not prompts_path(a.prompts).is_file():
+        raise MethodError(f"prompt file not found: {a.prompts} (or a shipped set: {', '.join(PROMPT_SETS)})")
     if getattr(a, 'file', None) and not Path(a.file).is_file():
         raise FileNotFoundError(f"--file not found: {a.file}")
     a.model_kw = {} if a.model in EMBEDDED else check_model_source(a.model)
@@ -230,8 +234,9 @@ def cmd_bench(a):
     from specdec_nb.setup import split_methods
     from specdec_nb.bench_batch import run_bench_batched, batch_lines
     from specdec_nb.report import format_table, plot_result
+    shape = constraint(a)
     setup = _setup(a, BenchSetup)
-    methods = split_methods(a.methods)
+    setup.constraint, methods = shape, split_methods(a.methods)
     if a.batch_size:
         res = run_bench_batched(setup, methods, a.prompts, a.limit, a.batch_size, a.json, not a.no_progress)
     else:
@@ -281,7 +286,7 @@ def cmd_generate(a):
     from transformers import TextStreamer
     from specdec_nb.models import chat_ids
     from specdec_nb.engine import generate
-    from specdec_nb.setup import make_proposer
+    from specdec_nb.setup import make_proposer, check_jump
     if a.file:
         text = Path(a.file).read_text(encoding='utf-8')
     elif a.prompt is not None:
@@ -290,6 +295,7 @@ def cmd_generate(a):
         raise ValueError("give a prompt, or --file")
     if not text.strip(): raise ValueError("empty prompt")
     lp, shape = processors(a), constraint(a)   # the answer's constraints, read before the model loads
+    check_jump([a.method], bool(shape))
     setup = _setup(a)
     prop = make_proposer(a.method, setup)     # `generate` asks the backend for what it needs, before the loop
     ids = chat_ids(setup.tok, text).to(setup.model.device)

@@ -8,6 +8,7 @@ from fastcore.basics import patch
 from .core import Draft
 from .models import vocab_size
 from .engine import Proposer
+from .grammar import follows
 from .sizing import _cost, costed, sized_draft, merge, cost_param
 from .suffix import SuffixProposer, SuffixCorpus, corpus_for
 from .recycle import RecycleProposer, CandidateTable
@@ -35,6 +36,10 @@ class FallbackProposer(Proposer):
     def draft_modules(self):
         "Both members' model work (an EAGLE head's layers are timed and run with the target's plan)."
         return self.primary.draft_modules() + self.fallback.draft_modules()
+    @property
+    def follows(self):
+        "Both members draft from the tokens alone (`02c_grammar`)."
+        return follows(self.primary) and follows(self.fallback)
     def update(self, fb):
         "Both members learn from every step, whoever drafted it."
         self.primary.update(fb)

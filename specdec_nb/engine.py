@@ -41,7 +41,8 @@ class Stats:
         return sum(self.accepted) / sum(self.drafted) if sum(self.drafted) else float('nan')
 
 # %% ../nbs/02_engine.ipynb #898cf74b
-PHASES = ('draft_forward', 'draft_other', 'mask', 'target_forward', 'verify', 'commit', 'update', 'loop')
+PHASES = ('draft_forward', 'draft_other', 'mask', 'target_forward', 'constrain', 'verify', 'commit', 'update',
+          'loop')
 
 @patch(as_prop=True)
 def breakdown(self: Stats) -> dict:
@@ -115,6 +116,8 @@ class Request:
     cost: Callable[[int], list[float]] | None = None
     # compile(f, ...): a step for the drafter's own lean forward `f`, as the backend runs steps ('compile')
     compile: Callable | None = None
+    # the request's grammar (`02c_grammar`), when the proposer needs 'grammar': read it, never advance it
+    grammar: object = None
     @property
     def device(self): return self.model.device
     @property
@@ -285,11 +288,12 @@ def generate(model, input_ids, proposer: Proposer | None = None, *, max_new_toke
         return _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
                          backend, processors, constraint)
 
-def _told(needs, target, backend, context: int) -> dict:
+def _told(needs, target, backend, context: int, grammar=None) -> dict:
     "What a `Request` hands a drafter besides the prompt: only what it declared in `needs`."
     shares = 'stacked' in needs or any(isinstance(n, tuple) and n[0] in TARGET_KINDS for n in needs)
     return dict(target=target if shares else None, cost=backend.cost(context) if 'cost' in needs else None,
-                compile=backend.compile if 'compile' in needs else None)
+                compile=backend.compile if 'compile' in needs else None,
+                grammar=grammar if 'grammar' in needs else None)
 
 def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator, verify_fn,
               backend, processors=(), constraint=None) -> GenerateOutput:
@@ -303,7 +307,7 @@ def _generate(model, ids, eos, proposer, max_new_tokens, s, streamer, generator,
                      processors=list(processors), constraint=constraint)
         if proposer is not None:
             proposer.reset(Request(model, list(loop.tokens), s, generator, target.last_hidden,
-                                   **_told(needs, target, backend, ids.shape[1])))
+                                   **_told(needs, target, backend, ids.shape[1], constraint)))
         if streamer is not None:
             streamer.put(ids.cpu())
         stats.prefill_time = time.perf_counter() - t0
@@ -374,8 +378,6 @@ def step(self: _Loop, left: int) -> bool:
     if self.clock is not None:
         self.clock.on = True
     d = fit_draft(prop.propose(self.tokens, budget), budget) if prop is not None and budget > 0 else None
-    if prop is None and self.constraint is not None and budget > 0:
-        d = self.constraint.forced(budget)        # text the grammar forces: a draft that costs nothing
     if self.clock is not None:
         self.clock.on = False
     t1 = time.perf_counter()
@@ -385,6 +387,7 @@ def step(self: _Loop, left: int) -> bool:
         logits = processed(self.processors, self.tokens, d, logits)
     if self.constraint is not None:
         logits = self.constraint.mask(d, logits)
+    tc = time.perf_counter()                       # processors and the grammar: the phase `constrain`
     v = self.verify_fn(d, logits, self.sampling, self.generator)
     t3 = time.perf_counter()
     self.target.commit(d, v.path)
@@ -399,7 +402,8 @@ def step(self: _Loop, left: int) -> bool:
     if prop is not None:
         prop.update(_feedback(self, v, d, logits))
     t5 = time.perf_counter()
-    for phase, s in (('draft', t1 - t0), ('verify', t3 - t2), ('commit', t4 - t3), ('update', t5 - t4)):
+    for phase, s in (('draft', t1 - t0), ('constrain', tc - t2), ('verify', t3 - tc), ('commit', t4 - t3),
+                     ('update', t5 - t4)):
         self.add(phase, s)
     self.stats.draft_time += t1 - t0
     self.stats.verify_time += t5 - t1

@@ -10,10 +10,10 @@ import torch
 from torch import nn
 
 # %% auto #0
-__all__ = ['SMOLLM2_PIP', 'GEMMA3_PIP', 'SPEC_BENCH_GROUPS', 'load_model', 'check_model_source', 'smollm2_gguf_path',
-           'gemma3_gguf_path', 'cache_dir', 'load_smollm2', 'load_gemma3', 'spec_bench_path', 'prompt_group',
-           'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size', 'truncated_model', 'tiny_llama',
-           'tiny_qwen2', 'tiny_gpt2', 'tiny_gemma3']
+__all__ = ['SMOLLM2_PIP', 'GEMMA3_PIP', 'SPEC_BENCH_GROUPS', 'PROMPT_SETS', 'load_model', 'check_model_source',
+           'smollm2_gguf_path', 'gemma3_gguf_path', 'cache_dir', 'load_smollm2', 'load_gemma3', 'spec_bench_path',
+           'prompts_path', 'prompt_group', 'load_prompts', 'chat_ids', 'decoder', 'decoder_layers', 'vocab_size',
+           'truncated_model', 'tiny_llama', 'tiny_qwen2', 'tiny_gpt2', 'tiny_gemma3']
 
 # %% ../nbs/01_models.ipynb #1ab661c7
 def _dtype(dtype):
@@ -171,6 +171,14 @@ def spec_bench_path() -> Path:
     import importlib.resources
     return Path(str(importlib.resources.files('specdec_nb') / 'assets' / 'spec_bench_dev.jsonl'))
 
+# prompt sets shipped with the package: the dev prompts, and the same asking for JSON of a schema each
+PROMPT_SETS = {'dev': 'spec_bench_dev.jsonl', 'structured': 'structured_dev.jsonl'}
+
+def prompts_path(name) -> Path:
+    "A shipped prompt set by its name in `PROMPT_SETS` (`--prompts structured`), else `name` as a path."
+    if str(name) not in PROMPT_SETS: return Path(name)
+    return spec_bench_path().with_name(PROMPT_SETS[str(name)])
+
 def prompt_group(category: str) -> str:
     """The benchmark group of a Spec-Bench category: itself for
     the five task groups, `mt-bench` for MT-bench's categories."""
@@ -178,10 +186,10 @@ def prompt_group(category: str) -> str:
 
 # %% ../nbs/01_models.ipynb #a9758b7b
 def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
-    """Spec-Bench-format prompts `{question_id, category, group, text}`
-    (first turns), the first `n_per_group` of each group."""
+    """Spec-Bench-format prompts `{question_id, category, group, text}` (first turns, with the answer's
+    `json_schema` where a row has one), the first `n_per_group` of each group of the file or set `path`."""
     import json
-    path = Path(path) if path is not None else spec_bench_path()
+    path = prompts_path(path) if path is not None else spec_bench_path()
     if not path.exists(): raise FileNotFoundError(f"prompt file not found: {path}")
     rows, seen = [], {}
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines()):
@@ -197,6 +205,8 @@ def load_prompts(path=None, n_per_group: int | None = None) -> list[dict]:
         if n_per_group is not None and seen.get(g, 0) >= n_per_group: continue
         seen[g] = seen.get(g, 0) + 1
         rows.append(dict(question_id=r.get('question_id', i), category=cat, group=g, text=text))
+        if r.get('json_schema') is not None:          # the answer's shape (a structured prompt set)
+            rows[-1]['json_schema'] = r['json_schema']
     return rows
 
 _PLAIN = set()   # tokenizers already said to have no chat template

@@ -123,6 +123,7 @@ class DraftLength:
 class NGramDrafter(Proposer):
     """Shared by the n-gram drafters: arguments, the draft length (cost-aware,
     adaptive or fixed), continuations -> a deterministic Draft."""
+    follows = True          # they draft from the token list alone
     def __init__(self, k: int = 10, max_ngram: int = 3, min_ngram: int = 2, branches: int = 1,
                  length: str = 'cost', cost=None):
         _check_args(k, max_ngram, min_ngram, branches)
@@ -165,14 +166,19 @@ class PromptLookupProposer(NGramDrafter):
     occurrence of the context's longest matching last n-gram."""
     def reset(self, req: Request):
         super().reset(req)
-        self.buf, self.n = np.zeros(max(1024, 2 * len(req.tokens)), dtype=np.int64), 0
-    def _sync(self, tokens: list[int]):
+        self.buf, self.n, self.sure = np.zeros(max(1024, 2 * len(req.tokens)), dtype=np.int64), 0, 0
+    def _sync(self, tokens: list[int], verified: bool = True):
+        "Hold `tokens`, writing only the new ones (and those of a call not `verified`: they may change)."
         if len(tokens) > len(self.buf):
             self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
-        self.buf[self.n:len(tokens)] = tokens[self.n:]
-        self.n = len(tokens)
+        start = min(self.n, self.sure)
+        self.buf[start:len(tokens)] = tokens[start:]
+        self.n, self.sure = len(tokens), len(tokens) if verified else start
+    def update(self, fb: Feedback):
+        super().update(fb)
+        self._sync(fb.tokens)
     def propose(self, tokens: list[int], budget: int) -> Draft | None:
-        self._sync(tokens)
+        self._sync(tokens, verified=False)        # `tokens` may end in text not verified yet
         a = self.buf[:self.n]
         n, pos = longest_match(a, self.max_ngram, self.min_ngram)
         if not n: return None
@@ -253,10 +259,10 @@ class NGramCacheProposer(NGramDrafter):
         self.mode = mode
     def reset(self, req: Request):
         super().reset(req)
-        self.index = NGramIndex(self.max_ngram, self.min_ngram)
+        self.index, self.verified = NGramIndex(self.max_ngram, self.min_ngram), len(req.tokens)
         self.index.extend(req.tokens)
     def propose(self, tokens: list[int], budget: int) -> Draft | None:
-        self.index.extend(tokens)   # a no-op when `update` has indexed them already
+        self.index.extend(tokens[:self.verified])   # a no-op when `update` has indexed them already
         key = self.index.longest(tokens)
         if key is None: return None
         continuations = self.index.recent if self.mode == 'recent' else self.index.frequent
@@ -265,3 +271,4 @@ class NGramCacheProposer(NGramDrafter):
     def update(self, fb: Feedback):
         super().update(fb)
         self.index.extend(fb.tokens)
+        self.verified = len(fb.tokens)

@@ -74,7 +74,7 @@ def table_children(table: CandidateTable, odds: EdgeOdds, branch: int):
 class RecycleProposer(Proposer):
     """Token Recycling: drafts a tree from a table of the target's
     top-k next tokens, refilled from every verification."""
-    needs = frozenset({'logits'})
+    needs, follows = frozenset({'logits'}), True     # it drafts from the token list (and its table) alone
     def __init__(self, k: int = 8, max_nodes: int = 10, floor: float = 0.02,
                  table: CandidateTable | None = None, cost=None):
         _check_counts(k=k, max_nodes=max_nodes)
@@ -103,7 +103,7 @@ def reset(self: RecycleProposer, req):
 def plan(self: RecycleProposer, tokens: list[int], budget: int) -> Plan:
     "The `candidates`: the tree read from the table, best first from the last token."
     children = table_children(self.table, self.odds, self.k)
-    depth = min(budget, self.max_nodes)
+    depth, self.seen = min(budget, self.max_nodes), len(tokens)    # row 0 of the step follows tokens[-1]
     self.candidates = Plan(*best_first(children, tokens[-1], self.max_nodes, depth, self.floor))
     return self.candidates
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 from .engine import OracleProposer
+from .grammar import JumpForward
 from .draft import DraftModelProposer
 from .tree import TreeDraftProposer
 from .ngram import PromptLookupProposer, NGramCacheProposer
@@ -78,6 +79,8 @@ register('vanilla', 'our loop with no drafter: plain '
                     'decoding (measures our own overhead)')(lambda setup, future: None)
 register('oracle', 'drafts the true continuation, k tokens a step: the ceiling of the verify path')(
     lambda setup, future: OracleProposer(future, k=setup.k))
+register('jump-forward', "the tokens a grammar forces, drafted for free (any method's "
+                         "`:jump=true` puts them before its own draft)")(lambda setup, future: JumpForward())
 
 # %% ../nbs/30_registry.ipynb #cfa6abf5
 def _cost_param(setup) -> list[float] | None:

@@ -241,6 +241,7 @@ def reset(self: SelfSpecProposer, req: Request):
     self._rest = [target.base.layers[i] for i in self.layers[self.split:]]
     # the adapter's cache, how many positions it holds; the full vocabulary size
     self._acache, self._m, self._V = DynamicCache(), 0, W.shape[0]
+    self._catch_up()                # the prompt
 
 @patch
 def draft_modules(self: SelfSpecProposer) -> list:
@@ -291,10 +292,20 @@ def propose(self: SelfSpecProposer, tokens: list[int], budget: int) -> Draft | N
 
 @patch
 def update(self: SelfSpecProposer, fb: Feedback):
-    "Forget the adapter's cache entries at rejected positions."
+    "Forget the adapter's cache entries at rejected positions; catch up on the step's committed ones."
     if self._m > self.target.n_cached:
         crop_to(self._acache, self.target.n_cached)
         self._m = self.target.n_cached
+    self._catch_up()                # a step it did not draft (`02c_grammar`) included
+
+@patch
+def _catch_up(self: SelfSpecProposer):
+    "Feed the adapter the committed positions it has not seen (their layer-L states: the target's `exit_h`)."
+    t, behind = self.target, self.target.n_cached - self._m
+    if self.adapter is None or behind <= 0: return
+    if behind > len(t.exit_h): raise RuntimeError("the adapter fell behind the committed tokens")
+    run_layers(t.base, [self.adapter.layer], t.exit_h[None, len(t.exit_h) - behind:], self._acache, self._m)
+    self._m = t.n_cached
 
 # %% ../nbs/05_self_spec.ipynb #b5e0ec3d
 def skip_candidates(n: int, sizes=(2, 4, 6), trials: int = 9, seed: int = 0) -> list[list[int]]:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from .models import truncated_model
 from .registry import METHODS
+from .grammar import JumpForward
 from .distill import load_draft, smollm2_draft_path
 from .medusa import load_medusa, smollm2_medusa_path
 from .eagle import load_eagle, smollm2_eagle_path
@@ -17,7 +18,7 @@ from .xdraft import xdraft_for
 
 # %% auto #0
 __all__ = ['MethodSetup', 'parse_params', 'split_methods', 'method_spec', 'variant', 'MethodError', 'check_needs',
-           'check_methods', 'make_proposer']
+           'check_methods', 'make_proposer', 'build', 'check_jump']
 
 # %% ../nbs/30a_setup.ipynb #c82e2cd4
 @dataclass
@@ -43,6 +44,8 @@ class MethodSetup:
     xdraft_pair: tuple | None = None             # `xdraft`'s draft of another vocabulary and its tokenizer
     why_missing: str = ''
     top_p: float = 1.0                           # nucleus sampling (with temperature > 0)
+    # the answer's shape for every request: `generate`'s json_schema=, regex= or grammar= (`02c_grammar`)
+    constraint: dict = field(default_factory=dict)
     @property
     def draft(self):
         """The draft model: given, else from `params['draft_path']`, else the shipped distilled draft when
@@ -187,4 +190,16 @@ def make_proposer(name: str, setup, future=None):
     if name == 'oracle' and future is None:
         raise ValueError("the oracle needs the true continuation; use it in `specdec bench`")
     check_needs(setup, name)
-    return METHODS[name].build(setup, future)
+    return build(METHODS[name], setup, future)
+
+def build(method, setup, future=None):
+    "`method`'s proposer under `setup`; `jump=true` in its params puts the grammar's forced tokens first."
+    p = method.build(setup, future)
+    return JumpForward(p) if setup.params.get('jump') else p
+
+def check_jump(methods: list[str], constrained: bool):
+    "A `MethodError` when a method drafts forced tokens (`jump-forward`, `:jump=true`) and none is given."
+    jump = [m for m in methods if method_spec(m)[0] == 'jump-forward' or method_spec(m)[1].get('jump')]
+    if jump and not constrained:
+        raise MethodError(f"{', '.join(jump)} drafts what a grammar forces: "
+                          "give --json-schema, --regex or --grammar")

@@ -247,13 +247,14 @@ class RequestIndex:
     """The request's tokens, appended as they are emitted, with
     longest-suffix matching against its earlier positions."""
     def __init__(self):
-        self.buf, self.n = np.zeros(1024, dtype=np.int64), 0
-    def extend(self, tokens: list[int]):
-        "Append `tokens[self.n:]`, the tokens not seen yet."
+        self.buf, self.n, self.sure = np.zeros(1024, dtype=np.int64), 0, 0
+    def extend(self, tokens: list[int], verified: bool = True):
+        "Hold `tokens`, writing only the new ones (and those of a call not `verified`: they may change)."
         if len(tokens) > len(self.buf):
             self.buf = np.concatenate([self.buf, np.zeros(len(tokens), dtype=np.int64)])
-        self.buf[self.n:len(tokens)] = tokens[self.n:]
-        self.n = len(tokens)
+        start = min(self.n, self.sure)
+        self.buf[start:len(tokens)] = tokens[start:]
+        self.n, self.sure = len(tokens), len(tokens) if verified else start
     def longest(self, max_len: int = 32, most: int = 64) -> tuple[int, np.ndarray]:
         """`(m, ends)`: the longest suffix (<= `max_len`) seen
         earlier, and where its `most` latest occurrences end."""
@@ -310,6 +311,7 @@ def _as_corpus(corpus) -> SuffixCorpus | None:
 class SuffixProposer(Proposer):
     """Drafts the most probable continuations of the longest suffix
     match in the request and in a corpus of past answers."""
+    follows = True          # it drafts from the token list alone
     def __init__(self, corpus=None, max_nodes: int = 10, max_match: int = 32, floor: float = 0.02,
                  samples: int = 256, branch: int = 4, grow: bool = True, grow_path=None, lead: int = 3,
                  cost=None):
@@ -369,7 +371,7 @@ def _plan(self: SuffixProposer, source: str, m: int, conts: np.ndarray, depth: i
 @patch
 def plan(self: SuffixProposer, tokens: list[int], budget: int) -> Plan:
     "The `candidates`: the merged trees of the request's and the corpus's longest matches."
-    self.request.extend(tokens)
+    self.request.extend(tokens, verified=False)        # `tokens` may end in text not verified yet
     depth, plans = min(budget, self.max_nodes), []
     if depth >= 1:
         m, ends = self.request.longest(self.max_match)

@@ -66,6 +66,8 @@ def test_bench_errors(args, msg, capsys, monkeypatch):
     (['generate', 'hi', '--json-schema', '{"type": '], '--json-schema is neither a JSON file nor JSON'),
     (['generate', 'hi', '--regex', 'a', '--grammar', 'start: "a"'], 'give one of --json-schema, --regex, --grammar'),
     (['bench', '--methods', 'vanilla', '--max-new-tokens', '0'], '--max-new-tokens must be positive'),
+    (['generate', 'hi', '--method', 'pld:jump=true'], 'pld:jump=true drafts what a grammar forces'),
+    (['bench', '--methods', 'vanilla', '--json-schema', '{}', '--batch-size', '2'], 'does not take a grammar'),
     (['demo', '--method', 'hf-pld'], "transformers' own method"),
 ])
 def test_usage_errors_before_loading(args, msg, capsys, monkeypatch):
@@ -112,15 +114,15 @@ def test_generate_with_processors(tiny_model_dir, specdec, monkeypatch):
     assert [type(p).__name__ for p in seen[0]] == ['RepetitionPenaltyLogitsProcessor', 'NoRepeatNGramLogitsProcessor']
 
 def test_generate_json(tiny_model_dir, specdec, tmp_path):
-    "`--json-schema FILE`: the streamed answer parses as JSON of that schema, whatever the (random) model."
+    "`--json-schema FILE` (with the forced tokens drafted): the answer parses as JSON of that schema, whatever the model."
     schema = tmp_path / 'schema.json'
     schema.write_text(json.dumps({'type': 'object', 'properties': {'n': {'type': 'integer', 'maximum': 99, 'minimum': 0}},
                                   'required': ['n'],
                                   'additionalProperties': False, 'x-guidance': {'whitespace_flexible': False}}))
-    r = specdec('generate', 'Give me a number', '--model', tiny_model_dir, '--method', 'pld', '--max-new-tokens', 24,
-                '--json-schema', schema)
+    r = specdec('generate', 'Give me a number', '--model', tiny_model_dir, '--method', 'pld:jump=true',
+                '--max-new-tokens', 24, '--json-schema', schema)
     assert r.returncode == 0, r.stderr
-    answer = r.stdout.split('\n[pld]')[0].strip()
+    answer = r.stdout.split('\n[pld:jump=true]')[0].strip()
     assert isinstance(json.loads(answer)['n'], int), answer
 
 def test_missing_prerequisite(tiny_model_dir, two_prompts, specdec):

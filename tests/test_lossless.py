@@ -99,15 +99,18 @@ def _json_task():
     ids = torch.tensor([tok.encode('the cat sat on the mat; the cat sat:')])
     return m, ids, Grammar(tok, json_schema=schema, vocab_size=len(tok), eos=[tok.eos_token_id]), tok
 
+@pytest.mark.parametrize('jump', [False, True], ids=['alone', 'jump'])
 @pytest.mark.parametrize('name', NAMES)
-def test_exact_under_grammar(name):
-    "Every method under a JSON schema: transformers' greedy output with the same grammar as a processor, exactly."
+def test_exact_under_grammar(name, jump):
+    """Every method under a JSON schema, alone and after the grammar's forced tokens (`jump-forward`): transformers'
+    greedy output with the same grammar as a processor, exactly."""
     from transformers import LogitsProcessorList
-    from specdec_nb.grammar import GrammarProcessor
+    from specdec_nb.grammar import GrammarProcessor, JumpForward
     m, ids, g, _ = _json_task()
     ref = greedy_reference(m, ids, 40, logits_processor=LogitsProcessorList([GrammarProcessor(g, ids.shape[1])]))
     setup, method = tiny_setup(name, m, 40), METHODS[name]
     proposer = method.build(setup, ref[0, ids.shape[1]:].tolist())
+    proposer = JumpForward(proposer) if jump else proposer
     run = lambda: generate(m, ids, proposer, max_new_tokens=40, grammar=g,
                            verify_fn=method.verify(setup) if method.verify else verify)
     if method.verify is not None:                  # a lossy rule of its own: refused with one line
@@ -115,6 +118,8 @@ def test_exact_under_grammar(name):
             run()
         return
     assert torch.equal(run().sequences, ref)
+    if jump:                                       # the schema's keys and punctuation were drafted, and accepted
+        assert proposer.forced_accepted > 0, (proposer.forced_accepted, proposer.forced_drafted)
 
 @pytest.mark.parametrize('name', ['eagle-tree', 'draft'])
 def test_sampling_under_grammar(name):

@@ -179,18 +179,35 @@ def run_table(name: str) -> str:
     return '\n'.join(lines)
 
 PHASES = {'target forward': ('target_forward',), 'draft model forward': ('draft_forward',), 'drafting, other': ('draft_other',),
-          'masks, verify, bookkeeping': ('mask', 'verify', 'commit', 'update', 'loop')}
+          'grammar, processors': ('constrain',), 'masks, verify, bookkeeping': ('mask', 'verify', 'commit', 'update', 'loop')}
 
 def phases_table(name: str) -> str:
     "Where each of our methods' time went in one run: the share of each phase of the loop (`Stats` phases)."
     res = _run(name)
-    lines = [describe(name), '', '| method | × transformers | ' + ' | '.join(PHASES) + ' |', '|---|---|' + '---|' * len(PHASES)]
+    used = {c: ps for c, ps in PHASES.items()                  # the grammar's column only for a run that had one
+            if c != 'grammar, processors' or any((m.get('phases') or {}).get('constrain') for m in res['methods'].values())}
+    lines = [describe(name), '', '| method | × transformers | ' + ' | '.join(used) + ' |', '|---|---|' + '---|' * len(used)]
     for k, m in res['methods'].items():
         ph = m.get('phases')
         if not ph: continue
         total = sum(ph.values())
-        shares = [sum(ph.get(p, 0) for p in ps) / total for ps in PHASES.values()]
+        shares = [sum(ph.get(p, 0) for p in ps) / total for ps in used.values()]
         lines.append(f"| `{k}` | {_x(m['speedup'])} | " + ' | '.join(f'{s:.1%}' for s in shares) + ' |')
+    return '\n'.join(lines)
+
+def structured_table(name: str) -> str:
+    """A run under JSON schemas: each method against transformers' constrained `generate`, each `:jump=true` variant
+    against the same method without it, the share of its tokens the grammar forced, and the answers valid JSON."""
+    res = _run(name); ms = res['methods']
+    lines = [describe(name), '', '| method | by | tok/s | × transformers | × without jump | tau | forced | exact | valid JSON |',
+             '|---|---|---|---|---|---|---|---|---|']
+    for k, m in ms.items():
+        base = 'vanilla' if k == 'jump-forward' else k.replace(':jump=true', '')
+        alone = ms.get(base) if base != k else None
+        vs = m['speedup'] / alone['speedup'] if alone and m.get('speedup') and alone.get('speedup') else None
+        valid = '-' if m.get('json_valid') is None else f"{m['json_valid']:.0%} of {m['ended']:.0%} ended"
+        lines.append(f"| `{k}` | {by(k)} | {_x(m['tokens_per_s'], '{:.1f}')} | **{_x(m['speedup'])}** | {_x(vs)} "
+                     f"| {_x(m['tau'], '{:.2f}')} | {_x(m.get('forced_share'), '{:.0%}')} | {_exact_count(m)} | {valid} |")
     return '\n'.join(lines)
 
 BATCH = ('batch_b1_n8', 'batch_b4_n8', 'batch_b8_n8')
@@ -241,6 +258,7 @@ def block(name: str, figure: bool = False) -> str:
                 '\n\n*The rows above, drawn; the machine as above. A row from a smaller run names a method of the same run '
                 'beside it, for scale; `F.linear` marks a run made before the packed weights of `20_kernels` became the default.*')
     if kind == 'run': return run_table(arg)
+    if kind == 'structured': return structured_table(arg)
     if kind == 'phases': return phases_table(arg)
     if kind == 'batch': return batch_table()
     if kind == 'figure': return figure_block(arg)
