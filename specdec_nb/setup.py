@@ -18,7 +18,7 @@ from .xdraft import xdraft_for
 
 # %% auto #0
 __all__ = ['MethodSetup', 'parse_params', 'split_methods', 'method_spec', 'variant', 'MethodError', 'check_needs',
-           'check_methods', 'make_proposer', 'build', 'check_jump']
+           'check_methods', 'make_proposer', 'build', 'needs_grammar', 'check_jump']
 
 # %% ../nbs/30a_setup.ipynb #c82e2cd4
 @dataclass
@@ -197,9 +197,14 @@ def build(method, setup, future=None):
     p = method.build(setup, future)
     return JumpForward(p) if setup.params.get('jump') else p
 
+def needs_grammar(spec: str) -> bool:
+    "Whether method `spec` drafts a grammar's forced tokens (`jump-forward`, any method's `:jump=true`)."
+    name, over = method_spec(spec)
+    return name == 'jump-forward' or bool(over.get('jump'))
+
 def check_jump(methods: list[str], constrained: bool):
     "A `MethodError` when a method drafts forced tokens (`jump-forward`, `:jump=true`) and none is given."
-    jump = [m for m in methods if method_spec(m)[0] == 'jump-forward' or method_spec(m)[1].get('jump')]
+    jump = [m for m in methods if needs_grammar(m)]
     if jump and not constrained:
         raise MethodError(f"{', '.join(jump)} drafts what a grammar forces: "
                           "give --json-schema, --regex or --grammar")

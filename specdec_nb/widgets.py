@@ -130,9 +130,10 @@ def verdict_html(name_a: str, name_b: str, same: bool) -> str:
 
 # %% ../nbs/36_widgets.ipynb #9d1ad2d9
 def playground_methods() -> list[str]:
-    "Our methods that can run on a prompt alone."
+    "Our methods that can run on a prompt alone (no future to draft, no grammar asked)."
     from specdec_nb.registry import METHODS
-    return sorted(n for n, m in METHODS.items() if not m.peer and n != 'oracle')
+    from specdec_nb.setup import needs_grammar
+    return sorted(n for n, m in METHODS.items() if not m.peer and n != 'oracle' and not needs_grammar(n))
 
 def _parse_params(text: str) -> dict:
     """`KEY=VALUE` pairs split by spaces or commas; a bare
