@@ -13,12 +13,14 @@ from specdec_nb.engine import generate
 from specdec_nb.lossless import exact_two_token_dist, sampling_check, greedy_reference
 from specdec_nb.core import verify
 from specdec_nb.method_checks import ARCHS, our_methods, tiny_setup, check_method
+from specdec_nb.setup import needs_grammar
 
 NAMES = our_methods()
 SELF_SPEC = {'early-exit', 'early-exit-plain', 'layer-skip', 'eagle', 'eagle-tree', 'suffix-eagle',
              'quant', 'quant-tree', 'suffix-quant'}   # Llama-style decoders only (Gemma 3's sliding windows included)
 LOSSLESS = [n for n in NAMES if n != 'vanilla' and METHODS[n].verify is None   # not the lossy ones
-            and not METHODS[n].greedy_only]                                  # nor the greedy-only
+            and not METHODS[n].greedy_only                                   # nor the greedy-only
+            and not needs_grammar(n)]          # nor jump-forward: plain decoding here (`02c_grammar` samples it)
 GREEDY_ONLY = [n for n in NAMES if METHODS[n].greedy_only]
 SETTINGS = {'t1.0': dict(temperature=1.0), 't0.7-p0.9': dict(temperature=0.7, top_p=0.9)}
 
