@@ -205,7 +205,7 @@ def structured_table(name: str) -> str:
         base = 'vanilla' if k == 'jump-forward' else k.replace(':jump=true', '')
         alone = ms.get(base) if base != k else None
         vs = m['speedup'] / alone['speedup'] if alone and m.get('speedup') and alone.get('speedup') else None
-        valid = '-' if m.get('json_valid') is None else f"{m['json_valid']:.0%} of {m['ended']:.0%} ended"
+        valid = '-' if m.get('json_valid') is None else f"{m['json_valid']:.0%} ({m['ended']:.0%} ended)"
         lines.append(f"| `{k}` | {by(k)} | {_x(m['tokens_per_s'], '{:.1f}')} | **{_x(m['speedup'])}** | {_x(vs)} "
                      f"| {_x(m['tau'], '{:.2f}')} | {_x(m.get('forced_share'), '{:.0%}')} | {_exact_count(m)} | {valid} |")
     return '\n'.join(lines)
