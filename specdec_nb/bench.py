@@ -326,7 +326,7 @@ def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | 
               json_path=None, progress: bool = True, timing: bool | None = None) -> dict:
     """Run `methods` interleaved over the prompts; return (and write incrementally) the contract's
     JSON. `timing` (default: when the oracle runs) also measures each prompt's `prompt_timing`.
-    (`35_bench_batch`'s `run_bench_batched` takes the prompts in batches.)"""
+    (`35_throughput`'s `run_bench_batched` takes the prompts in batches.)"""
     from tqdm.auto import tqdm
     from specdec_nb.backends.measure import cost_curves
     rows, how = _prepare(setup, methods, prompts, limit)

@@ -176,7 +176,7 @@ def check_args(a):
     """Every check that needs no model, before any model loads;
     records in `a` how to load the models (`model_kw`, `draft_kw`)."""
     from specdec_nb.setup import MethodError, check_methods, split_methods
-    from specdec_nb.bench_batch import _check_batch
+    from specdec_nb.throughput import _check_batch
     from specdec_nb.models import check_model_source, prompts_path, PROMPT_SETS
     check_numbers(a)
     check_device(a.device)
@@ -232,7 +232,7 @@ def cmd_bench(a):
     "`specdec bench`: run the methods side by side, print the table, write the JSON and the figure."
     from specdec_nb.bench import BenchSetup, run_bench
     from specdec_nb.setup import split_methods
-    from specdec_nb.bench_batch import run_bench_batched, batch_lines
+    from specdec_nb.throughput import run_bench_batched, batch_lines
     from specdec_nb.report import format_table, plot_result
     shape = constraint(a)
     setup = _setup(a, BenchSetup)

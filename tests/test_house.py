@@ -86,7 +86,7 @@ def test_the_proposer_contract():
 # --- the textbook in reading order ---------------------------------------------------------------------------------
 
 WING_NBS = ('kernels', 'openvino', 'measure', 'backends')
-TOOLS = ('registry', 'setup', 'ovpeers', 'llamapeers', 'bench', 'report', 'bench_batch', 'widgets', 'cli', 'train', 'method_checks',
+TOOLS = ('registry', 'setup', 'ovpeers', 'llamapeers', 'bench', 'report', 'throughput', 'widgets', 'cli', 'train', 'method_checks',
          'longrun')
 NB = re.compile(r'^(\d\d)([a-z]?)_(\w+)$')
 
