@@ -4,21 +4,22 @@
 
 # %% ../nbs/10_batch.ipynb #5e0f29d0
 from __future__ import annotations
-import time, weakref
+import copy, time, weakref
 from dataclasses import dataclass, field
 import numpy as np
 import torch
 from fastcore.basics import patch
 from .core import Draft, Sampling, Verdict, verify, draft_depths, ancestor_mask
 from .engine import Proposer, Request, Feedback, fit_draft, _eos_ids, _check_request, _told
+from .engine import check_processors, processed, _constraint
 from .lean import StackedCache
 from .target import Target, TARGET_KINDS, needed
 from .target import growing_cache, additive_mask, crop_cache, _cache_kw, _context_len
 
 # %% auto #0
-__all__ = ['batch_refusal', 'row_proposers', 'hidden_layers', 'BatchCache', 'draft_block', 'RowStats', 'batch_cost', 'row_alpha',
-           'first_nodes', 'cap_drafts', 'BatchOutput', 'generate_batch', 'check_batch_greedy', 'slot_kinds',
-           'plot_slots']
+__all__ = ['batch_refusal', 'row_proposers', 'hidden_layers', 'BatchCache', 'draft_block', 'RowStats', 'row_grammars',
+           'batch_cost', 'row_alpha', 'first_nodes', 'cap_drafts', 'BatchOutput', 'generate_batch',
+           'check_batch_greedy', 'slot_kinds', 'plot_slots']
 
 # %% ../nbs/10_batch.ipynb #132f2d85
 def _check_prompts(model, prompts, max_new_tokens) -> list[list[int]]:
@@ -238,11 +239,12 @@ class RowStats:
 
 @dataclass
 class _Row:
-    "A request in the batch: its tokens so far, its proposer, its stats."
+    "A request in the batch: its tokens so far, its proposer, its stats, its grammar (`02c_grammar`) or None."
     tokens: list
     proposer: Proposer | None
     stats: RowStats = field(default_factory=RowStats)
     done: bool = False
+    grammar: object = None
 
 # %% ../nbs/10_batch.ipynb #23424f0e
 def _draft(row: _Row, most: int) -> Draft | None:
@@ -258,6 +260,8 @@ def _emit(row: _Row, d, v: Verdict, outs: dict, eos: set, most: int, t: float):
     hit = next((j for j, x in enumerate(out) if x in eos), None)
     out = out if hit is None else out[:hit + 1]
     row.tokens += out
+    if row.grammar is not None:
+        row.grammar.commit(out)
     st.new_tokens += len(out)
     st.accepted.append(v.n_accepted)
     st.drafted.append(0 if d is None else d.n_verify)
@@ -265,6 +269,25 @@ def _emit(row: _Row, d, v: Verdict, outs: dict, eos: set, most: int, t: float):
     if row.proposer is not None:
         reads = {k: x for k, x in outs.items() if k in row.proposer.needs}
         row.proposer.update(Feedback(row.tokens, v, d, **reads))
+
+# %% ../nbs/10_batch.ipynb #dbc3ca22
+def row_grammars(model, tokenizer, eos: set, n: int, **kinds) -> list:
+    """A started grammar (or None) for each of `n` rows: each of `kinds` (`json_schema`, `regex`, `grammar`)
+    given once for every row, or as a list of one per row."""
+    lists = {k for k, v in kinds.items() if isinstance(v, list)}
+    if any(len(kinds[k]) != n for k in lists):
+        raise ValueError(f"{n} prompts: give one grammar for all of them, or a list of {n}, one per prompt")
+    if not lists:                                         # compiled once; a matcher per row
+        g = _constraint(model, tokenizer, eos, **kinds)
+        return [None if g is None else copy.copy(g).start() for _ in range(n)]
+    rows = [{k: v[i] if k in lists else v for k, v in kinds.items()} for i in range(n)]
+    return [_constraint(model, tokenizer, eos, **{**kw, 'grammar': copy.copy(kw['grammar'])}) for kw in rows]
+
+def _shaped(row: _Row, d: Draft | None, logits: torch.Tensor, processors: list) -> torch.Tensor:
+    "The row's logits for its draft `d`: the `processors` applied after its prefix, then its grammar's mask."
+    if processors:
+        logits = processed(processors, row.tokens, d, logits)
+    return logits if row.grammar is None else row.grammar.mask(d, logits)
 
 # %% ../nbs/10_batch.ipynb #e8177cf6
 def batch_cost(t: list[float], B: int, k: int) -> list[float]:
@@ -298,19 +321,19 @@ def cap_drafts(drafts: list, alphas: list[float], cost: list[float]) -> list:
     return [first_nodes(d, K) for d in drafts]
 
 # %% ../nbs/10_batch.ipynb #55032809
-def _start(model, toks, ps, s: Sampling, generator, backend) -> tuple[BatchCache, list]:
-    """The rows (checked prompts `toks`, proposers `ps`), prefilled into a `BatchCache` (whose forwards run
-    the `backend`'s batched step unless a row reads states of layers other than the top one), their proposers
-    reset with what they need."""
+def _start(model, toks, ps, s: Sampling, generator, backend, grammars) -> tuple[BatchCache, list]:
+    """The rows (checked prompts `toks`, proposers `ps`, `grammars`), prefilled into a `BatchCache` (whose
+    forwards run the `backend`'s batched step unless a row reads states of layers other than the top one),
+    their proposers reset with what they need."""
     hidden = hidden_layers(ps)
     fn = backend.step_fn(batch=True) if hidden in (None, True) else None
-    rows, bc = [_Row(t, p) for t, p in zip(toks, ps)], BatchCache(model, hidden, fn)
+    rows, bc = [_Row(t, p, grammar=g) for t, p, g in zip(toks, ps, grammars)], BatchCache(model, hidden, fn)
     bc.prefill([r.tokens[:-1] for r in rows])
     for b, r in enumerate(rows):
         if r.proposer is not None:
             h = bc.last_hidden[b, bc.valid[b]] if bc.last_hidden is not None and bc.valid[b].any() else None
             kv = bc.row_kv(b, bc.valid[b].nonzero()[:, 0]) if 'kv' in r.proposer.needs else None
-            told = _told(r.proposer.needs, None, backend, len(r.tokens))             # the row's prompt's
+            told = _told(r.proposer.needs, None, backend, len(r.tokens), r.grammar)     # the row's prompt's
             r.proposer.reset(Request(model, list(r.tokens), s, generator, h, kv, **told))
     return bc, rows
 
@@ -322,13 +345,15 @@ def _kept(bc: BatchCache, b: int, row: _Row, v: Verdict, logits) -> dict:
                 kv=bc.row_kv(b, [S + j for j in kept]) if 'kv' in needs else None)
 
 def _step(bc: BatchCache, live: list, s: Sampling, generator, eos: set, most: int, t0: float,
-          compact: int, t: list | None = None) -> list:
-    "One forward for every live row (drafts capped by the token curve `t` when given); the rows still live."
+          compact: int, t: list | None = None, processors: list = ()) -> list:
+    """One forward for every live row (drafts capped by the token curve `t` when given; each row's logits
+    shaped by the `processors` and its grammar); the rows still live."""
     drafts = [_draft(r, most) for r in live]
     if t is not None and any(d is not None for d in drafts):
         drafts = cap_drafts(drafts, [row_alpha(r.stats) for r in live], batch_cost(t, len(live), most))
     logits = bc.score([r.tokens[-1] for r in live], drafts)
-    mine = [logits[b, :1 + (0 if d is None else len(d))] for b, d in enumerate(drafts)]
+    mine = [_shaped(r, d, logits[b, :1 + (0 if d is None else len(d))], processors)
+            for b, (r, d) in enumerate(zip(live, drafts))]
     verdicts = [verify(d, lg, s, generator) for d, lg in zip(drafts, mine)]
     outs = [_kept(bc, b, r, v, lg) for b, (r, v, lg) in enumerate(zip(live, verdicts, mine))]
     bc.commit([v.path for v in verdicts], logits.shape[1])
@@ -372,15 +397,21 @@ def _token_curve(backend, cost, rows: int):
 def generate_batch(model, prompts, proposers=None, *, max_new_tokens: int = 128, do_sample: bool = False,
                    temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, eos_token_id=None,
                    generator: torch.Generator | None = None, compact: int = 32, backend=None,
-                   kernels: str | None = None, cost=None, compile=None) -> BatchOutput:
+                   kernels: str | None = None, cost=None, compile=None, logits_processor=None,
+                   json_schema=None, regex=None, grammar=None, tokenizer=None) -> BatchOutput:
     """Up to `max_new_tokens` after each of `prompts` (token lists or tensors), all rows in one forward
     per step; `proposers`: None (plain), one per row, or a factory; `compact`: gather holes away past
     that many surplus slots; `backend`, `kernels`, `compile`: how the target runs, as `generate`'s, with the
     batch's rows in one call; `cost`: cap the drafts by the batch's cost (`cap_drafts`) from a token curve:
-    None (no cap), `'measured'` (the backend's `token_curve`), or given."""
+    None (no cap), `'measured'` (the backend's `token_curve`), or given; `logits_processor`, `json_schema`,
+    `regex`, `grammar`, `tokenizer`: as `generate`'s, for every row (a grammar kind may be a list: one a
+    row)."""
     s = Sampling(do_sample, temperature, top_k, top_p)
     toks = _check_prompts(model, prompts, max_new_tokens)
     ps, eos = row_proposers(proposers, len(toks)), _eos_ids(model, eos_token_id)
+    processors = check_processors(logits_processor)
+    kinds = dict(json_schema=json_schema, regex=regex, grammar=grammar)
+    grammars = row_grammars(model, tokenizer, eos, len(toks), **kinds)
     if backend is None or isinstance(backend, str):
         from specdec_nb.backends import prepare           # the backend wing's one entry
         needs = frozenset().union(*(p.needs for p in ps if p is not None))
@@ -388,15 +419,16 @@ def generate_batch(model, prompts, proposers=None, *, max_new_tokens: int = 128,
                           context=max(map(len, toks)), batch=True)
     t = _token_curve(backend, cost, len(toks))
     with backend.planned(), torch.inference_mode():
-        return _run(model, toks, ps, s, generator, eos, max_new_tokens, compact, t, backend)
+        return _run(model, toks, ps, s, generator, eos, max_new_tokens, compact, t, backend, processors,
+                    grammars)
 
-def _run(model, toks, ps, s, generator, eos, most, compact, t, backend) -> BatchOutput:
+def _run(model, toks, ps, s, generator, eos, most, compact, t, backend, processors, grammars) -> BatchOutput:
     "The loop of `generate_batch`: prefill, then a step for the live rows until none is left."
     t0, forwards = time.perf_counter(), 0
-    bc, rows = _start(model, toks, ps, s, generator, backend)
+    bc, rows = _start(model, toks, ps, s, generator, backend, grammars)
     live = rows
     while live:
-        live, forwards = _step(bc, live, s, generator, eos, most, t0, compact, t), forwards + 1
+        live, forwards = _step(bc, live, s, generator, eos, most, t0, compact, t, processors), forwards + 1
     seqs = [torch.tensor(r.tokens) for r in rows]
     return BatchOutput(seqs, [r.stats for r in rows], forwards, time.perf_counter() - t0)
 

@@ -20,8 +20,8 @@ from .setup import MethodSetup, MethodError, check_methods, check_needs, method_
 from .setup import check_jump
 
 # %% auto #0
-__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'run_ours', 'run_hf', 'schedule', 'summarize', 'prefill_time',
-           'prompt_timing', 'json_valid', 'constrained', 'run_bench', 'oracle_ceiling']
+__all__ = ['PEER_RUNS', 'WARM_UP_PROMPT', 'runner', 'BenchSetup', 'run_ours', 'hf_grammar', 'run_hf', 'schedule', 'summarize',
+           'prefill_time', 'prompt_timing', 'json_valid', 'constrained', 'run_bench', 'oracle_ceiling']
 
 # %% ../nbs/33_bench.ipynb #2fc840cf
 PEER_RUNS: dict = {}   # peer name -> run(setup, ids, future): transformers' methods
@@ -81,6 +81,13 @@ def _quiet_generate(log=logging.getLogger('transformers.generation.utils'), noti
     finally:
         log.removeFilter(notice)
 
+def hf_grammar(setup: BenchSetup, shape: dict | None = None) -> Grammar | None:
+    "The grammar of `shape` (default: `setup.constraint`) for transformers' `generate`, with the model's EOS."
+    shape = setup.constraint if shape is None else shape
+    if not shape: return None
+    eos = sorted(_eos_ids(setup.model, None)) or None
+    return Grammar(setup.tok, **shape, vocab_size=vocab_size(setup.model), eos=eos)
+
 def run_hf(setup: BenchSetup, ids, **kw):
     """One generation with transformers' own `generate` under `setup`'s
     settings (`kw`: e.g. assisted generation): `(new ids, None)`."""
@@ -89,9 +96,7 @@ def run_hf(setup: BenchSetup, ids, **kw):
                 top_p=setup.top_p) if setup.do_sample else dict(do_sample=False)
     eos = setup.model.generation_config.eos_token_id
     if setup.constraint:                  # the same grammar, as transformers' logits processor
-        g = Grammar(setup.tok, **setup.constraint, vocab_size=vocab_size(setup.model),
-                    eos=sorted(_eos_ids(setup.model, None)) or None)
-        kw['logits_processor'] = LogitsProcessorList([GrammarProcessor(g, ids.shape[1])])
+        kw['logits_processor'] = LogitsProcessorList([GrammarProcessor(hf_grammar(setup), ids.shape[1])])
     with _quiet_generate():
         out = setup.model.generate(
             ids, attention_mask=torch.ones_like(ids), max_new_tokens=setup.max_new_tokens,

@@ -183,7 +183,6 @@ def check_args(a):
     if a.cmd == 'bench':
         check_methods(split_methods(a.methods))
         _check_batch(a.batch_size, a.repeats)
-        if constraint(a) and a.batch_size: raise ValueError("--batch-size does not take a grammar yet")
     elif a.cmd in ('generate', 'demo'):
         check_methods([a.method])
         _check_method(a)

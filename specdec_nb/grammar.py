@@ -119,24 +119,28 @@ def forced(self: Grammar, budget: int) -> Draft | None:
 
 # %% ../nbs/02c_grammar.ipynb #aaee6b73
 class GrammarProcessor:
-    "`grammar` as a transformers logits processor of `(input_ids, scores)` alone (transformers' `generate`)."
-    def __init__(self, grammar: Grammar, prompt_len: int):
-        self.g, self.prompt_len = grammar, prompt_len
-        self.fresh, self.last = _llguidance().LLMatcher(grammar.tok, grammar.text), {}
+    """`grammar` as a transformers logits processor of `(input_ids, scores)` alone (transformers' `generate`);
+    a list of grammars: one per row of the batch (None: that row is free)."""
+    def __init__(self, grammar: Grammar | list, prompt_len: int):
+        self.gs, self.prompt_len, self.fresh, self.last = grammar, prompt_len, {}, {}
+    def grammar(self, b: int) -> Grammar | None: return self.gs[b] if isinstance(self.gs, list) else self.gs
     def matcher(self, b: int, row: list[int]):
         "Row `b`'s matcher after `row`: the last call's advanced when `row` extends it, else a replay."
         seen, m = self.last.get(b, ([], None))
         if m is None or row[:len(seen)] != seen:
-            seen, m = [], self.fresh.deep_copy()        # a matcher of its own for each row
+            g = self.grammar(b)                         # a matcher of its own for each row
+            seen, m = [], self.fresh.setdefault(b, _llguidance().LLMatcher(g.tok, g.text)).deep_copy()
         n = m.try_consume_tokens(row[len(seen):])      # as far as the grammar allows (past it: never sampled)
         self.last[b] = (seen + row[len(seen):len(seen) + n], m)
         return m
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-        out = scores.clone()
-        rows = input_ids[:, self.prompt_len:].tolist()
-        allowed = _allowed([self.matcher(b, row) for b, row in enumerate(rows)], self.g.tok.vocab_size,
-                           out.shape[-1])
-        return out.masked_fill(~allowed.to(out.device), float('-inf'))
+        rows, out = input_ids[:, self.prompt_len:].tolist(), scores.clone()
+        bs = [b for b in range(len(rows)) if self.grammar(b) is not None]
+        if not bs: return out
+        ms, n_vocab = [self.matcher(b, rows[b]) for b in bs], self.grammar(bs[0]).tok.vocab_size
+        allowed = _allowed(ms, n_vocab, out.shape[-1])
+        out[bs] = out[bs].masked_fill(~allowed.to(out.device), float('-inf'))
+        return out
 
 # %% ../nbs/02c_grammar.ipynb #7b8c90d6
 def byte_bpe_tokenizer(corpus: list[str], vocab_size: int = 280):

@@ -6,14 +6,16 @@
 from __future__ import annotations
 import sys, time
 import torch
+from transformers import LogitsProcessorList
 from .models import chat_ids
+from .grammar import GrammarProcessor
 from .batch import generate_batch, batch_refusal, batch_cost
 from .backends.measure import token_costs
 from .registry import Method
 from .report import _name_machine
-from .setup import MethodError, variant
-from .bench import (BenchSetup, WARM_UP_PROMPT, run_hf, _prepare, _config,
-                              _futures, _write, _quiet_generate)
+from .setup import MethodError, variant, build
+from .bench import (BenchSetup, WARM_UP_PROMPT, run_hf, _prepare, _config, _futures, _write,
+                              _quiet_generate, hf_grammar, constrained, json_valid)
 
 # %% auto #0
 __all__ = ['batches', 'run_bench_batched', 'batch_skip', 'batch_setup', 'hf_batch', 'ours_batch', 'run_batched', 'batch_lines',
@@ -67,52 +69,70 @@ def _upto_eos(toks: list[int], eos: set) -> list[int]:
     hit = next((j for j, t in enumerate(toks) if t in eos), None)
     return toks if hit is None else toks[:hit + 1]
 
-def hf_batch(setup: BenchSetup, ids: list) -> tuple[list, list, list]:
-    """transformers' batched `generate` over `ids` (each `(1, T_i)`), left-padded with an attention mask:
-    each row's new tokens, its latency (the call's: the rows come back together) and counts."""
+def hf_batch(setup: BenchSetup, ids: list, shapes: list | None = None) -> tuple[list, list, list]:
+    """transformers' batched `generate` over `ids` (each `(1, T_i)`), left-padded with an attention mask,
+    each row under its grammar of `shapes` (`GrammarProcessor`): each row's new tokens, its latency (the
+    call's: the rows come back together) and counts."""
     eos = setup.model.generation_config.eos_token_id
     pad, L = eos if isinstance(eos, int) else (eos or [0])[0], max(x.shape[1] for x in ids)
     x = torch.cat([torch.nn.functional.pad(i, (L - i.shape[1], 0), value=pad) for i in ids])
     mask = torch.cat([torch.nn.functional.pad(torch.ones_like(i), (L - i.shape[1], 0)) for i in ids])
+    gs = [hf_grammar(setup, s) for s in shapes or []]
+    kw = dict(logits_processor=LogitsProcessorList([GrammarProcessor(gs, L)])) if any(gs) else {}
     torch.manual_seed(setup.seed)
     t = time.perf_counter()
     with _quiet_generate():
         out = setup.model.generate(x, attention_mask=mask, max_new_tokens=setup.max_new_tokens,
-                                   pad_token_id=pad, **_samp(setup))
+                                   pad_token_id=pad, **_samp(setup), **kw)
     secs, ends = time.perf_counter() - t, {eos} if isinstance(eos, int) else set(eos or ())
     toks = [_upto_eos(o[L:].tolist(), ends) for o in out]
     return toks, [secs] * len(toks), [dict(forwards=len(t)) for t in toks]
 
 # %% ../nbs/35_throughput.ipynb #7eb7e839
-def ours_batch(setup: BenchSetup, m: Method, ids: list, futures: list) -> tuple[list, list, list]:
-    """Our `generate_batch` over `ids`, one fresh proposer per row from `m`: each row's new tokens,
-    its latency (seconds until it finished) and counts (forwards it took part in, draft tokens)."""
-    ps = [m.build(setup, f) for f in futures]
+def ours_batch(setup: BenchSetup, m: Method, ids: list, futures: list, shapes: list | None = None
+               ) -> tuple[list, list, list]:
+    """Our `generate_batch` over `ids`, one fresh proposer per row from `m`, each row under its grammar of
+    `shapes`: each row's new tokens, its latency (seconds until it finished) and counts (forwards it took part
+    in, draft tokens)."""
+    ps = [build(m, setup, f) for f in futures]
+    kinds = {k: [s.get(k) for s in shapes or []] for k in ('json_schema', 'regex', 'grammar')}
+    kinds = kinds if any(shapes or []) else {}
     g = torch.Generator(device=setup.model.device).manual_seed(setup.seed)
     cost = setup.params.get('batch_cost', 'measured')
     o = generate_batch(setup.model, [i[0] for i in ids], None if all(p is None for p in ps) else ps,
                        max_new_tokens=setup.max_new_tokens, do_sample=setup.do_sample,
                        temperature=setup.temperature or 1.0, top_p=setup.top_p, generator=g,
-                       kernels=setup.kernels, cost=None if cost == 'none' else cost, compile=setup.step)
+                       kernels=setup.kernels, cost=None if cost == 'none' else cost, compile=setup.step,
+                       tokenizer=setup.tok if kinds else None, **kinds)
     toks = [s[i.shape[1]:].tolist() for s, i in zip(o.sequences, ids)]
     counts = [dict(forwards=r.steps, accepted=sum(r.accepted), drafted=sum(r.drafted)) for r in o.rows]
     return toks, [r.seconds for r in o.rows], counts
 
 # %% ../nbs/35_throughput.ipynb #65f18964
+def _shape(setup, row: dict) -> dict:
+    "The grammar prompt `row` is answered under: its own `json_schema`, else the run's (`setup.constraint`)."
+    with constrained(setup, row) as s:
+        return dict(s.constraint or {})
+
+def _valid(setup, shape: dict, tokens: list) -> dict:
+    "Under a JSON schema: whether the answer ended as JSON of it (`json_valid`)."
+    return dict(json_valid=json_valid(setup, tokens, shape['json_schema'])) if 'json_schema' in shape else {}
+
 def _batch_records(setup, name: str, m: Method, rows: list, idx: list, futures: list, refs: list) -> list:
-    "Run method `m` on one batch of prompt `rows` (indices `idx`): a record per row."
-    t = time.perf_counter()
+    "Run method `m` on one batch of prompt `rows` (indices `idx`), each under its grammar: a record per row."
+    t, shapes = time.perf_counter(), [_shape(setup, r) for r in rows]
     try:
-        run = hf_batch(setup, [r['ids'] for r in rows]) if m.peer else \
-            ours_batch(setup, m, [r['ids'] for r in rows], futures)
+        run = hf_batch(setup, [r['ids'] for r in rows], shapes) if m.peer else \
+            ours_batch(setup, m, [r['ids'] for r in rows], futures, shapes)
     except Exception as e:
         n, why = len(rows), dict(forwards=None, error=f'{type(e).__name__}: {e}')
         run = [[]] * n, [0.0] * n, [why] * n
     secs = (time.perf_counter() - t) / len(rows)
     return [dict(dict(error=None, **c), prompt=i, method=name, group=r['group'], question_id=r['question_id'],
                  prompt_tokens=r['ids'].shape[1], tokens=tk, new_tokens=len(tk), latency_s=lat,
-                 seconds=0.0 if c.get('error') else secs, exact_alone=None if ref is None else tk == ref)
-            for i, r, tk, lat, c, ref in zip(idx, rows, *run, refs)]
+                 seconds=0.0 if c.get('error') else secs, exact_alone=None if ref is None else tk == ref,
+                 **_valid(setup, sh, tk))
+            for i, r, tk, lat, c, ref, sh in zip(idx, rows, *run, refs, shapes)]
 
 # %% ../nbs/35_throughput.ipynb #e3deea1f
 def _batch_methods(setup, how: dict) -> dict:
@@ -130,11 +150,15 @@ def _batch_methods(setup, how: dict) -> dict:
     return out
 
 def _alone(setup, rows, progress=False) -> list:
-    "Each prompt's greedy output alone (transformers' `generate`, untimed): what its batched rows must equal."
+    """Each prompt's greedy output alone (transformers' `generate` under its grammar, untimed): what its
+    batched rows must equal."""
     from tqdm.auto import tqdm
     if setup.do_sample: return [None] * len(rows)
-    return [run_hf(setup, r['ids'])[0] for r in tqdm(rows, desc='single-request references', file=sys.stderr,
-                                                       disable=not progress)]
+    out = []
+    for r in tqdm(rows, desc='single-request references', file=sys.stderr, disable=not progress):
+        with constrained(setup, r) as s:
+            out.append(run_hf(s, r['ids'])[0])
+    return out
 
 # %% ../nbs/35_throughput.ipynb #6ad10e36
 def run_batched(setup: BenchSetup, rows: list, how: dict, size: int, result: dict, json_path=None,

@@ -9,7 +9,8 @@
 #   tests:sampling  the sampling half of tests/test_lossless.py (tiny models only: it needs nothing warm);
 #   tests:cli       tests/test_cli.py;
 #   tests:rest      the rest of tests/ (the docs site built once in that process);
-#   tests:linear    the greedy matrix on F.linear and transformers' forward.
+#   tests:linear    the greedy matrix on F.linear and transformers' forward, on a Llama and on Gemma 3 (its sliding
+#                   windows); the default path's matrix (39_method_checks) covers every architecture.
 # Each lane takes the next job when its own is done; xargs fails (123) when one does. Every job's seconds are
 # printed (`job NAME: N s`, and nbdev's `NAME.ipynb: N secs`) and the whole output kept in .logs/test.log, from which
 # `python tools/schedule.py --update .logs/test.log` refreshes tests/durations.json.
@@ -28,7 +29,7 @@ command_of() {  # the command line of one job
     tests:sampling) echo "env OMP_NUM_THREADS=1 $venv/bin/python -m pytest -q tests/test_lossless.py -k test_sampling_distribution" ;;
     tests:cli) echo "flock -s $lock $py tests/test_cli.py" ;;
     tests:rest) echo "flock -s $lock $py tests --ignore=tests/test_cli.py -k \"$skip\"" ;;
-    tests:linear) echo "env SPECDEC_KERNELS=linear SPECDEC_COMPILE=off $py tests/test_lossless.py -k greedy" ;;
+    tests:linear) echo "env SPECDEC_KERNELS=linear SPECDEC_COMPILE=off $py tests/test_lossless.py -k \"greedy and (llama or gemma3)\"" ;;
     *+*) names=$(printf '%s.ipynb|' ${job//+/ }); names=${names%|}
          echo "$nb --n_workers 0 --path nbs --file_re '^(${names//./\\.})\$'" ;;
     *) echo "$nb --path nbs/$job.ipynb" ;;
