@@ -210,6 +210,16 @@ def structured_table(name: str) -> str:
                      f"| {_x(m['tau'], '{:.2f}')} | {_x(m.get('forced_share'), '{:.0%}')} | {_exact_count(m)} | {valid} |")
     return '\n'.join(lines)
 
+def exactness_table(name: str) -> str:
+    """A run kept for what it checks, not its speed (one thread, beside other work): per method, its answers equal to
+    transformers' and, under a schema, the answers that ended as valid JSON."""
+    res = _run(name); ms = res['methods']
+    lines = [describe(name), '', '| method | by | exact | valid JSON |', '|---|---|---|---|']
+    for k, m in ms.items():
+        valid = '-' if m.get('json_valid') is None else f"{m['json_valid']:.0%} ({m['ended']:.0%} ended)"
+        lines.append(f"| `{k}` | {by(k)} | {_exact_count(m)} | {valid} |")
+    return '\n'.join(lines)
+
 BATCH = ('batch_b1_n8', 'batch_b4_n8', 'batch_b8_n8')
 
 def batch_table(runs=BATCH) -> str:
@@ -259,6 +269,7 @@ def block(name: str, figure: bool = False) -> str:
                 'beside it, for scale; `F.linear` marks a run made before the packed weights of `20_kernels` became the default.*')
     if kind == 'run': return run_table(arg)
     if kind == 'structured': return structured_table(arg)
+    if kind == 'exactness': return exactness_table(arg)
     if kind == 'phases': return phases_table(arg)
     if kind == 'batch': return batch_table()
     if kind == 'figure': return figure_block(arg)
