@@ -1,6 +1,7 @@
 """Build `specdec_nb/assets/structured_dev.jsonl`, the structured-output prompt set, from the shipped dev prompts:
-the first four prompts of each group, each asking for JSON of a schema of its group (bounded strings, so every
-answer ends). Run: python tools/make_structured.py"""
+the first four prompts of each group, each asking for JSON of a schema of its group (bounded strings; the math
+group's number is not: one greedy SmolLM2 answer is still writing digits at 256 tokens). Run: python
+tools/make_structured.py"""
 import json
 from pathlib import Path
 from specdec_nb.models import load_prompts, spec_bench_path
