@@ -124,12 +124,16 @@ class GrammarProcessor:
     def __init__(self, grammar: Grammar | list, prompt_len: int):
         self.gs, self.prompt_len, self.fresh, self.last = grammar, prompt_len, {}, {}
     def grammar(self, b: int) -> Grammar | None: return self.gs[b] if isinstance(self.gs, list) else self.gs
+    def _fresh(self, g: Grammar):
+        "A fresh matcher of grammar `g`, built once per grammar (rows that share it copy it)."
+        if id(g) not in self.fresh:
+            self.fresh[id(g)] = _llguidance().LLMatcher(g.tok, g.text)
+        return self.fresh[id(g)]
     def matcher(self, b: int, row: list[int]):
         "Row `b`'s matcher after `row`: the last call's advanced when `row` extends it, else a replay."
         seen, m = self.last.get(b, ([], None))
         if m is None or row[:len(seen)] != seen:
-            g = self.grammar(b)                         # a matcher of its own for each row
-            seen, m = [], self.fresh.setdefault(b, _llguidance().LLMatcher(g.tok, g.text)).deep_copy()
+            seen, m = [], self._fresh(self.grammar(b)).deep_copy()     # a matcher of its own for each row
         n = m.try_consume_tokens(row[len(seen):])      # as far as the grammar allows (past it: never sampled)
         self.last[b] = (seen + row[len(seen):len(seen) + n], m)
         return m
