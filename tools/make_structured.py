@@ -1,7 +1,8 @@
 """Build `specdec_nb/assets/structured_dev.jsonl`, the structured-output prompt set, from the shipped dev prompts:
-the first four prompts of each group, each asking for JSON of a schema of its group (bounded strings; the math
-group's number is not: one greedy SmolLM2 answer is still writing digits at 256 tokens). Run: python
-tools/make_structured.py"""
+the first four prompts of each group, each asking for JSON of a schema of its group (bounded strings). The math group's
+reasoning is at most 200 characters and its number at most 9 digits and 4 decimals, so that even an answer of one
+character per token ends within 256 tokens: with 400 characters and an unbounded JSON number, one greedy SmolLM2
+answer was still writing at 256 tokens. Run: python tools/make_structured.py"""
 import json
 from pathlib import Path
 from specdec_nb.models import load_prompts, spec_bench_path
@@ -11,6 +12,8 @@ def _obj(props: dict, required=None) -> dict:
             'additionalProperties': False, 'x-guidance': {'whitespace_flexible': False}}
 
 def _s(n: int) -> dict: return {'type': 'string', 'maxLength': n}
+
+NUMBER = {'type': 'string', 'pattern': r'^-?[0-9]{1,9}(\.[0-9]{1,4})?$'}   # a number, in at most 15 characters
 
 SCHEMAS = {      # group -> (what the prompt adds, the schema)
     'mt-bench': ('a short title and your response', _obj({'title': _s(60), 'response': _s(400)})),
@@ -22,7 +25,7 @@ SCHEMAS = {      # group -> (what the prompt adds, the schema)
     'qa': ('your answer and how confident you are',
            _obj({'answer': _s(300), 'confidence': {'enum': ['low', 'medium', 'high']}})),
     'math_reasoning': ('your reasoning and the final number',
-                       _obj({'reasoning': _s(400), 'answer': {'type': 'number'}})),
+                       _obj({'reasoning': _s(200), 'answer': NUMBER})),
     'rag': ('your answer and the passage it comes from', _obj({'answer': _s(300), 'source': _s(120)})),
 }
 

@@ -69,16 +69,16 @@ def default_compile() -> str:
     return mode
 
 def make_step(model, name: str, batch: bool = False):
-    """The `name` step of `model` ('lean' or 'openvino'), built once per model (compiling says how long);
-    `batch`: for several sequences at once (the lean step takes any; OpenVINO compiles a graph for them)."""
+    """The `name` step of `model` ('lean' or 'openvino'), built once per model (OpenVINO's says how long: its
+    graphs compile later, each on its first call); `batch`: for several sequences at once (the lean step takes any; OpenVINO compiles a graph for them)."""
     steps, key = _STEPS.setdefault(model, {}), (name, batch and name == 'openvino')
     if key not in steps:
         if name == 'openvino':
-            print('specdec: compiling the target with OpenVINO ...', end='', file=sys.stderr, flush=True)
+            print("specdec: preparing the target's OpenVINO step ...", end='', file=sys.stderr, flush=True)
         steps[key] = openvino_step(model, batch=batch) if name == 'openvino' else lean_step(model)
         if name == 'openvino':
-            how = ' (its graphs traced before)' if steps[key].loaded else ''
-            print(f' {steps[key].seconds:.1f} s{how}', file=sys.stderr)
+            how = ' (traced before' if steps[key].loaded else ' (traced'
+            print(f' {steps[key].seconds:.1f} s{how}; each graph compiles on its first call)', file=sys.stderr)
     return steps[key]
 
 def step_tag(model, name: str) -> str:

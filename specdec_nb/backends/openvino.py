@@ -30,19 +30,24 @@ def _example(f: LeanForward, model, n: int = 2, room: int = 4, B: int = 1):
 # %% ../../nbs/21_openvino.ipynb #58d31f10
 class OpenVINOStep:
     """`LeanForward` compiled by OpenVINO for the CPU: called with torch tensors, returns torch tensors.
-    `requests`: one per row count its graph fixes (`buckets`), and under 0 the one for any count; `loaded`:
-    its graphs were read from the disk, not traced."""
-    def __init__(self, requests: dict, seconds: float, loaded: bool = False):
-        self.requests, self.seconds, self.loaded = requests, seconds, loaded
-        self.buckets = tuple(sorted(r for r in requests if r))
+    `rows`: the row counts its graphs fix (`buckets`), and 0 for its graph of any count; `make(n)` compiles
+    one into an infer request, on the graph's first call. `loaded`: its graphs were read from the disk."""
+    def __init__(self, rows, make, seconds: float, loaded: bool = False):
+        self.make, self.requests, self.seconds, self.loaded = make, {}, seconds, loaded
+        self.rows, self.buckets = tuple(rows), tuple(sorted(r for r in rows if r))
+    def request(self, n: int):
+        "The infer request of the graph for `n` rows (0: any), compiled on its first call."
+        if n not in self.requests:
+            self.requests[n] = self.make(n)
+        return self.requests[n]
     def __call__(self, ids, pos, mask, K, V, rows):
         n, k = ids.shape[1], len(rows)
-        fixed = n if n in self.requests else 0
-        if fixed not in self.requests:
+        fixed = n if n in self.buckets else 0
+        if fixed not in self.rows:
             raise ValueError(f'this step has graphs for {self.buckets} rows; got {n}')
         if fixed and k < n:                          # a fixed graph gives n rows of logits: keep k of them
             rows = torch.cat([rows, rows[-1:].expand(n - k)])
-        out = self.requests[fixed].infer([a.numpy() for a in (ids, pos, mask, K, V, rows)], share_inputs=True)
+        out = self.request(fixed).infer([a.numpy() for a in (ids, pos, mask, K, V, rows)], share_inputs=True)
         logits, *rest = (torch.from_numpy(out[i]) for i in range(4))
         return logits[:k], *rest
 
@@ -94,8 +99,9 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
                      key: str | None = None) -> OpenVINOStep:
     """Trace the forward `f` of `model` into OpenVINO (`edit` may rewrite the graph) and compile it for the
     CPU with activations in `precision` ('f32': strict; 'bf16' where the CPU has it) and more `config`: one
-    graph for each row count in `rows` (0: any count), for one sequence or (`batch`) any number of them.
-    `key`: the graphs are saved under it (`save_graphs`) and later read from there, not traced again."""
+    graph for each row count in `rows` (0: any count), for one sequence or (`batch`) any number of them,
+    each compiled on its first call. `key`: the graphs are saved under it (`save_graphs`) and later read from
+    there, not traced again."""
     import openvino as ov
     from specdec_nb.models import cache_dir
     t0, B = time.perf_counter(), -1 if batch else 1
@@ -105,9 +111,8 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
     cfg = {'INFERENCE_PRECISION_HINT': precision, 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
            'CACHE_DIR': str(cache_dir() / 'openvino_blobs'), **(config or {})}
     core = ov.Core()
-    requests = {n: _compile(core, str(graph_path(key, n)) if key else graphs.pop(n), cfg)
-                .create_infer_request() for n in rows}
-    return OpenVINOStep(requests, time.perf_counter() - t0, loaded=not todo)
+    make = lambda n: _compile(core, str(graph_path(key, n)) if key else graphs.pop(n), cfg).create_infer_request()
+    return OpenVINOStep(rows, make, time.perf_counter() - t0, loaded=not todo)
 
 
 # %% ../../nbs/21_openvino.ipynb #45faa258
