@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 from .engine import generate, _eos_ids
 from .grammar import Grammar, GrammarProcessor
-from .backends.measure import forward_times, default_kernels, step_name
+from .backends.measure import forward_times, default_kernels, step_name, compile_all
 from .backends.measure import machine_info
 from .models import load_prompts, chat_ids, vocab_size
 from .core import verify
@@ -318,13 +318,15 @@ def _config(setup, methods, prompts, limit, repeats, n):
 WARM_UP_PROMPT = 'In a few sentences, explain how the gears of a bicycle make climbing a hill easier.'
 
 def _warm_up(setup, how, methods, progress=False):
-    """Run every method once on `WARM_UP_PROMPT`, not recorded. It is not one of the measured
-    prompts: a proposer that learns across requests must not have seen a measured prompt's answer."""
+    """Run every method once on `WARM_UP_PROMPT`, not recorded, then compile every graph the steps may use
+    (`compile_all`). It is not one of the measured prompts: a proposer that learns across requests must not
+    have seen a measured prompt's answer."""
     from tqdm.auto import tqdm
     ids = chat_ids(setup.tok, WARM_UP_PROMPT).to(setup.model.device)
     future = _futures(setup, [dict(ids=ids)], methods)[0]
     for m in tqdm(methods, desc='warm-up', disable=not progress, file=sys.stderr):
         _run_one(how[m][1], how[m][0], ids, future)
+    compile_all()
 
 # %% ../nbs/33_bench.ipynb #663cb9f6
 def run_bench(setup: BenchSetup, methods: list[str], prompts=None, limit: int | None = 8, repeats: int = 1,

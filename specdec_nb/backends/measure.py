@@ -20,9 +20,10 @@ from ..lean import padded_rows, FusedForward
 
 # %% auto #0
 __all__ = ['COMPILE_MODES', 'AUTO_MIN_PARAMS', 'COSTED', 'KERNEL_MODES', 'COST_CONTEXTS', 'KERNEL_FLAGS', 'forward_times',
-           'openvino_runs', 'worth_compiling', 'default_compile', 'make_step', 'step_tag', 'openvino_built',
-           'step_name', 'measured_step', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels', 'default_kernels',
-           'kernel_plan', 'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info', 'grows', 'token_costs']
+           'openvino_runs', 'worth_compiling', 'default_compile', 'make_step', 'step_tag', 'compile_all',
+           'openvino_built', 'step_name', 'measured_step', 'plausible', 'curve_rows', 'cost_curve', 'fast_kernels',
+           'default_kernels', 'kernel_plan', 'cost_context', 'cost_curves', 'parse_cpuinfo', 'machine_info', 'grows',
+           'token_costs']
 
 # %% ../../nbs/22_measure.ipynb #19c27f6a
 @torch.inference_mode()
@@ -69,8 +70,9 @@ def default_compile() -> str:
     return mode
 
 def make_step(model, name: str, batch: bool = False):
-    """The `name` step of `model` ('lean' or 'openvino'), built once per model (OpenVINO's says how long: its
-    graphs compile later, each on its first call); `batch`: for several sequences at once (the lean step takes any; OpenVINO compiles a graph for them)."""
+    """The `name` step of `model` ('lean' or 'openvino'), built once per model (OpenVINO's says how long; its
+    graphs compile later, each on its first call); `batch`: for several sequences at once (the lean step takes
+    any; OpenVINO compiles a graph for them)."""
     steps, key = _STEPS.setdefault(model, {}), (name, batch and name == 'openvino')
     if key not in steps:
         if name == 'openvino':
@@ -84,6 +86,14 @@ def make_step(model, name: str, batch: bool = False):
 def step_tag(model, name: str) -> str:
     "The step `name` as the keys of stored timings name it: OpenVINO's with the row counts it may fix."
     return f"openvino/fixed{'-'.join(map(str, OV_ROWS))}" if name == 'openvino' else name
+
+# %% ../../nbs/22_measure.ipynb #fec4f945
+def compile_all():
+    "Compile every graph of every step built so far in this process (a benchmark, after its warm-up)."
+    for steps in list(_STEPS.values()):
+        for step in steps.values():
+            for n in getattr(step, 'rows', ()):   # (the lean step has no graphs)
+                step.request(n)
 
 # %% ../../nbs/22_measure.ipynb #744d5d77
 _SAVED = weakref.WeakKeyDictionary()   # model -> whether its OpenVINO graph was found saved (checked once)
