@@ -14,12 +14,12 @@ def test_wheel_installs_and_runs(tmp_path):
     assert not noise, noise                                                    # packaging says nothing a user must read
     whl = next(wheels.glob('specdec_nb-*.whl'))
     env_dir = tmp_path / 'env'
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)   # no pip of its own (ensurepip: ~15 s): this pip installs into it
     py = env_dir / 'bin' / 'python'
     # reuse this environment's torch/transformers/...: expose its site-packages behind the fresh env's own
     import site, sysconfig
     (Path(subprocess.check_output([py, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], text=True).strip()) / 'outer.pth').write_text(sysconfig.get_paths()['purelib'] + '\n')
-    subprocess.run([py, '-m', 'pip', 'install', '-q', '--no-deps', '--no-index', whl], check=True)
+    subprocess.run([sys.executable, '-m', 'pip', '--python', py, 'install', '-q', '--no-deps', '--no-index', whl], check=True)
     script = textwrap.dedent('''
         import torch, specdec_nb, os, sys
         from specdec_nb.models import tiny_llama, load_prompts
