@@ -389,6 +389,8 @@ def cmd_warm(a):
     request measures nothing."""
     from specdec_nb.backends import prepare
     from specdec_nb.backends.measure import cost_curves, kernel_plan, step_name, make_step
+    from specdec_nb.backends.openvino import saved_bytes, prune_saved
+    from specdec_nb.models import cache_dir
     from specdec_nb.lean import lean_unsupported
     from specdec_nb.quant import best_quant
     setup = _setup(a)
@@ -406,6 +408,12 @@ def cmd_warm(a):
         t0 = time.perf_counter()
         step(setup.model)
         print(f'specdec: {what} ready in {time.perf_counter() - t0:.1f} s', file=sys.stderr)
+    if freed := prune_saved():
+        print(f'specdec: removed {freed / 1e9:.2f} GB of saved graphs no process read for 30 days',
+              file=sys.stderr)
+    disk = saved_bytes()
+    print(f"specdec: on disk, OpenVINO's saved graphs take {disk['openvino_graphs'] / 1e9:.2f} GB and its "
+          f"compiled blobs {disk['openvino_blobs'] / 1e9:.2f} GB (in {cache_dir()})", file=sys.stderr)
 
 # %% ../nbs/37_cli.ipynb #1e9f8499
 def cmd_peers(a):

@@ -176,6 +176,7 @@ def test_warm(tiny_model_dir, tmp_path, specdec, monkeypatch):
     planned = os.environ.get('SPECDEC_KERNELS', 'fast') != 'linear'          # F.linear everywhere: no plan to keep
     assert (tmp_path / 'kernel_plans.json').exists() == planned
     assert "quantized draft's precision ready" in first, first
+    assert "OpenVINO's saved graphs take" in first and 'compiled blobs' in first, first   # their size on disk
     generate_measures_nothing(tiny_model_dir, tmp_path, specdec, monkeypatch)
 
 def generate_measures_nothing(tiny_model_dir, tmp_path, specdec, monkeypatch):

@@ -20,7 +20,7 @@ from ..lean import can_pack, packed, _packed_linear, _PACKED
 # %% auto #0
 __all__ = ['KERNELS', 'TIMED_ROWS', 'PLAN_ROWS', 'SPILL_MIN', 'MADV_DONTNEED', 'MADV_PAGEOUT', 'matching_kernels', 'l3_mib',
            'cold_bytes', 'cold_copies', 'fastest_kernel', 'shape_plan', 'file_backed', 'clean_file_maps', 'page_out',
-           'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
+           'drop_file_pages', 'one_copy', 'single_copy', 'FastLinears', 'grouped_sdpa', 'GroupedAttention', 'planned']
 
 # %% ../../nbs/20_kernels.ipynb #917bac22
 def _wx(x: torch.Tensor, w: torch.Tensor, pad: int = 0) -> torch.Tensor:
@@ -128,15 +128,16 @@ def file_backed(t: torch.Tensor) -> torch.Tensor:
 # %% ../../nbs/20_kernels.ipynb #67525ef7
 MADV_DONTNEED, MADV_PAGEOUT = 4, 21   # Linux (PAGEOUT since 5.4)
 
-def clean_file_maps() -> list[tuple[int, int]]:
-    "Address ranges of this process's file maps that hold no page of their own (Linux's `/proc/self/smaps`)."
+def clean_file_maps(under=None) -> list[tuple[int, int]]:
+    """Address ranges of this process's file maps that hold no page of their own (Linux's `/proc/self/smaps`);
+    `under`: only those of files in that folder."""
     spans, cur = [], None
     with open('/proc/self/smaps') as f:
         for line in f:
             head = line.split()
             if not head[0].endswith(':'):                                    # a map: range, perms, ..., path
                 lo, hi = (int(x, 16) for x in head[0].split('-'))
-                cur = (lo, hi) if len(head) >= 6 and head[5].startswith('/') else None
+                cur = (lo, hi) if len(head) >= 6 and head[5].startswith(str(under or '/')) else None
             elif head[0] == 'Anonymous:' and cur and head[1] == '0':
                 spans.append(cur)
     return spans
@@ -151,6 +152,16 @@ def page_out(t: torch.Tensor, clean: list | None = None):
     inside = any(a <= lo and end <= b for a, b in (clean or ()))
     libc = ctypes.CDLL(None, use_errno=True)
     libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(end - lo), MADV_DONTNEED if inside else MADV_PAGEOUT)
+
+# %% ../../nbs/20_kernels.ipynb #8b7b0298
+def drop_file_pages(under) -> int:
+    """Drop this process's resident pages of the clean file maps of the files in folder `under` (`MADV_DONTNEED`;
+    read again from the file where something reads them): no data is lost. The bytes of the maps advised."""
+    if not sys.platform.startswith('linux'): return 0
+    libc, spans = ctypes.CDLL(None, use_errno=True), clean_file_maps(under)
+    for lo, hi in spans:
+        libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), MADV_DONTNEED)
+    return sum(hi - lo for lo, hi in spans)
 
 # %% ../../nbs/20_kernels.ipynb #69ffc2f0
 _ONE, _HOMED = WeakIdKeyDictionary(), WeakIdKeyDictionary()   # tensor -> its version once moved

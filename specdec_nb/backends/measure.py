@@ -15,7 +15,7 @@ from .kernels import l3_mib, planned, shape_plan
 from ..target import Target, _context_len, crop_cache
 from ..lean import CompiledTarget, lean_step, lean_unsupported
 from .openvino import openvino_step, openvino_available
-from .openvino import OV_ROWS, graph_key, graph_path
+from .openvino import OV_ROWS, graph_key, graph_path, graph_fits, _weights
 from ..lean import padded_rows, FusedForward
 
 # %% auto #0
@@ -77,10 +77,11 @@ def make_step(model, name: str, batch: bool = False):
     if key not in steps:
         if name == 'openvino':
             print("specdec: preparing the target's OpenVINO step ...", end='', file=sys.stderr, flush=True)
-        steps[key] = openvino_step(model, batch=batch) if name == 'openvino' else lean_step(model)
+        steps[key] = s = openvino_step(model, batch=batch) if name == 'openvino' else lean_step(model)
         if name == 'openvino':
-            how = ' (traced before' if steps[key].loaded else ' (traced'
-            print(f' {steps[key].seconds:.1f} s{how}; each graph compiles on its first call)', file=sys.stderr)
+            print(f" {s.seconds:.1f} s ({'traced before' if s.loaded else 'traced'}; each of its {len(s.rows)} "
+                  f"graphs holds {_weights(model) / 1e9:.2f} GB once it compiles, on its first call)",
+                  file=sys.stderr)
     return steps[key]
 
 def step_tag(model, name: str) -> str:
@@ -118,11 +119,24 @@ def _unbuilt(model) -> bool:
     return False
 
 # %% ../../nbs/22_measure.ipynb #a8a1a7c4
+_SHORT = weakref.WeakSet()
+
+def _no_room(model) -> bool:
+    """Whether OpenVINO's step of `model` does not fit in the memory free now (`graph_fits`): says why, once.
+    A step built already holds its memory: it stays."""
+    if any(name == 'openvino' for name, _ in _STEPS.get(model, {})): return False
+    why = graph_fits(model)
+    if why and model not in _SHORT:
+        _SHORT.add(model)
+        print(f"specdec: {why}: the forward runs on the lean step, without OpenVINO", file=sys.stderr)
+    return why is not None
+
 def step_name(model, compile=None, kernels: str | None = None, batch: bool = False,
               build: bool = False) -> str:
     """The step `generate(..., compile=)` runs `model`'s forward with: 'off', 'lean' or 'openvino' (`batch`:
     for several sequences at once). `'auto'` times OpenVINO's step only where it is built (`openvino_built`)
-    or `build` asks to build it."""
+    or `build` asks to build it, and any choice of it falls back to the lean step where it does not fit in
+    the memory free (`_no_room`)."""
     mode = 'off' if compile is False else 'best' if compile is True else compile or default_compile()
     if mode not in COMPILE_MODES + ('best',):
         raise ValueError(f"compile must be True, False or one of {', '.join(COMPILE_MODES)}; got {compile!r}")
@@ -132,9 +146,10 @@ def step_name(model, compile=None, kernels: str | None = None, batch: bool = Fal
     if why: raise ValueError(f'compile={compile!r}: no lean forward for this model ({why})')
     if mode == 'openvino' and not ov:
         raise ValueError('compile="openvino" needs the openvino package and an fp32 model on the CPU')
+    if mode in ('openvino', 'best') and ov and _no_room(model): return 'lean'
     if mode != 'auto': return mode if mode != 'best' else 'openvino' if ov else 'lean'
     if not worth_compiling(model): return 'off'
-    ov = ov and (build or openvino_built(model) or _unbuilt(model))
+    ov = ov and not _no_room(model) and (build or openvino_built(model) or _unbuilt(model))
     return measured_step(model, kernels, ('off', 'lean') + (('openvino',) if ov else ()))
 
 # %% ../../nbs/22_measure.ipynb #9c4b67d2

@@ -9,10 +9,11 @@ from functools import cache
 from pathlib import Path
 import torch
 from ..lean import LeanForward, FusedForward
+from .kernels import drop_file_pages
 
 # %% auto #0
 __all__ = ['OV_ROWS', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key', 'graph_path', 'save_graphs',
-           'ov_memory', 'fixed_rows', 'openvino_step']
+           'saved_bytes', 'prune_saved', 'ov_memory', 'fixed_rows', 'graph_fits', 'openvino_step']
 
 # %% ../../nbs/21_openvino.ipynb #bb25a0c7
 @cache
@@ -36,9 +37,14 @@ class OpenVINOStep:
         self.make, self.requests, self.seconds, self.loaded = make, {}, seconds, loaded
         self.rows, self.buckets = tuple(rows), tuple(sorted(r for r in rows if r))
     def request(self, n: int):
-        "The infer request of the graph for `n` rows (0: any), compiled on its first call."
+        """The infer request of the graph for `n` rows (0: any), compiled on its first call. The pages of the
+        cache's files go back before (the weights' file-backed ones: not stacked under the compile's) and
+        after (the graph's source: OpenVINO keeps a repacked copy of its own), `drop_file_pages`."""
         if n not in self.requests:
+            from specdec_nb.models import cache_dir
+            drop_file_pages(cache_dir())
             self.requests[n] = self.make(n)
+            drop_file_pages(cache_dir())
         return self.requests[n]
     def __call__(self, ids, pos, mask, K, V, rows):
         n, k = ids.shape[1], len(rows)
@@ -108,8 +114,9 @@ def openvino_compile(f: LeanForward, model, precision: str = 'f32', threads: int
     todo = [n for n in rows if key is None or not graph_path(key, n).exists()]
     graph = _traced(f, model, B, edit) if todo else None
     graphs = save_graphs(key, graph, f, B, todo) if key else {n: _fixed(graph, f, B, n) for n in rows}
+    if key: os.utime(graph_path(key, 0).parent)    # used now: `prune_saved` keeps it
     cfg = {'INFERENCE_PRECISION_HINT': precision, 'INFERENCE_NUM_THREADS': threads or torch.get_num_threads(),
-           'CACHE_DIR': str(cache_dir() / 'openvino_blobs'), **(config or {})}
+           'CACHE_DIR': str(cache_dir() / 'openvino_blobs' / (key or 'unkeyed')), **(config or {})}
     core = ov.Core()
     make = lambda n: _compile(core, str(graph_path(key, n)) if key else graphs.pop(n), cfg).create_infer_request()
     return OpenVINOStep(rows, make, time.perf_counter() - t0, loaded=not todo)
@@ -168,6 +175,30 @@ def _link(src: Path, dst: Path) -> Path:
     os.link(src, dst)
     return dst
 
+def saved_bytes() -> dict:
+    """Bytes on disk of the saved graphs (`graph_path`'s folders; a file linked twice counted once) and of
+    OpenVINO's compiled blobs (its `CACHE_DIR`), as `specdec warm` reports them."""
+    from specdec_nb.models import cache_dir
+    out = {}
+    for name in ('openvino_graphs', 'openvino_blobs'):
+        files = {(s.st_dev, s.st_ino): s.st_size for f in (cache_dir() / name).rglob('*') if (s := f.stat()) and f.is_file()}
+        out[name] = sum(files.values())
+    return out
+
+def prune_saved(days: float = 30) -> int:
+    """Remove the saved graphs that no process has read for `days` (a new version of this package, of torch or
+    of OpenVINO saves new ones), with the blobs OpenVINO compiled from them: the bytes freed."""
+    import shutil
+    from specdec_nb.models import cache_dir
+    before, cut = sum(saved_bytes().values()), time.time() - days * 86400
+    root = cache_dir() / 'openvino_graphs'
+    for d in (p for p in (root.iterdir() if root.exists() else ()) if p.is_dir() and p.stat().st_mtime < cut):
+        shutil.rmtree(cache_dir() / 'openvino_blobs' / d.name, ignore_errors=True)
+        shutil.rmtree(d, ignore_errors=True)
+    for blob in (cache_dir() / 'openvino_blobs').glob('*.blob'):   # an older version's blobs, all in one folder
+        if blob.stat().st_mtime < cut: blob.unlink(missing_ok=True)
+    return before - sum(saved_bytes().values())
+
 
 # %% ../../nbs/21_openvino.ipynb #8d0b6ed4
 OV_ROWS = (1, 2, 4, 8, 16, 32)
@@ -195,6 +226,16 @@ def fixed_rows(model, share: float | None = None) -> tuple:
     total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
     free = min((ov_memory() if share is None else share) * total - _HELD[0], _available(total) - total / 2)
     return OV_ROWS[:max(0, int(free // _weights(model)) - 1)]
+
+def graph_fits(model, available: int | None = None) -> str | None:
+    """Why not even one OpenVINO graph of `model` fits in the memory `available` (now, where None), else
+    None: compiling one holds its repacked copy of the weights and, until it is compiled, the file it reads
+    them from (`drop_file_pages` gives those pages back after), twice the weights in all."""
+    need = 2 * _weights(model)
+    if available is None:
+        available = _available(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES'))
+    if need <= available: return None
+    return f"a graph of OpenVINO's step needs {need / 1e9:.2f} GB while it compiles, {available / 1e9:.2f} GB free"
 
 def _release(box: list, held: int):   # given the list: a notebook's globals may be gone when it runs
     box[0] -= held
