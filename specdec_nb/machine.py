@@ -4,14 +4,14 @@
 
 # %% ../nbs/01a_machine.ipynb #d89f5adf
 from __future__ import annotations
-import hashlib, json, os, platform, sys, time
+import hashlib, json, os, platform, re, sys, time
 from pathlib import Path
 import torch
 from torch import nn
 from .models import cache_dir
 
 # %% auto #0
-__all__ = ['linear_time', 'fit_threads', 'model_fingerprint', 'machine_key']
+__all__ = ['CGROUP_FILES', 'linear_time', 'fit_threads', 'memory_available', 'model_fingerprint', 'machine_key']
 
 # %% ../nbs/01a_machine.ipynb #a0b1c2e2
 def linear_time(n_threads: int, rounds: int = 3, reps: int = 5) -> float:
@@ -49,6 +49,48 @@ def fit_threads(timer=linear_time, verbose: bool = True) -> int:
               f'cores): {n} torch threads ran {t[n] / t[pick]:.0f}x slower '
               f'than {pick}, so using {pick} (choose with --threads N)', file=sys.stderr)
     return pick
+
+# %% ../nbs/01a_machine.ipynb #03fbb3b1
+def _cgroup_dirs(root: Path) -> list[Path]:
+    "The folders of this process's memory control groups (Linux's `/proc/self/cgroup`): v2's, then v1's."
+    try:
+        lines = (root / 'proc/self/cgroup').read_text().splitlines()
+    except OSError:
+        return []
+    v2 = [root / 'sys/fs/cgroup' / rel.strip().lstrip('/') for _, kinds, rel in
+          (l.split(':', 2) for l in lines if l.count(':') >= 2) if kinds == '']
+    v1 = [root / 'sys/fs/cgroup/memory' / rel.strip().lstrip('/') for _, kinds, rel in
+          (l.split(':', 2) for l in lines if l.count(':') >= 2) if 'memory' in kinds.split(',')]
+    return v2 + v1
+
+CGROUP_FILES = (('memory.max', 'memory.current', 'inactive_file'),                          # v2
+                ('memory.limit_in_bytes', 'memory.usage_in_bytes', 'total_inactive_file'))   # v1
+
+# %% ../nbs/01a_machine.ipynb #906e3a53
+def _cgroup_free(root: Path) -> int | None:
+    """Bytes this process's memory control group may still take: its limit, less what it uses, plus the page
+    cache it can drop (None: no limit; v1 says so with a huge number)."""
+    for d in _cgroup_dirs(root):
+        for lim, use, idle in CGROUP_FILES:
+            try:
+                limit, used = (d / lim).read_text().strip(), int((d / use).read_text())
+            except (OSError, ValueError):
+                continue
+            if limit == 'max' or int(limit) >= 1 << 60: return None
+            stat = (d / 'memory.stat').read_text().split() if (d / 'memory.stat').exists() else []
+            return int(limit) - used + int(dict(zip(stat[::2], stat[1::2])).get(idle, 0))
+    return None
+
+def memory_available(root='/') -> int:
+    """Bytes of memory this process can still take: Linux's `MemAvailable`, or less where its control group
+    allows less; the machine's memory where neither is there to read."""
+    root = Path(root)
+    try:
+        free = int(re.search(r'MemAvailable:\s+(\d+)', (root / 'proc/meminfo').read_text())[1]) * 1024
+    except (OSError, TypeError):
+        free = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    group = _cgroup_free(root)
+    return free if group is None else min(free, group)
 
 # %% ../nbs/01a_machine.ipynb #c0c1a2b4
 def model_fingerprint(model) -> str:

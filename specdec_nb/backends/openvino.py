@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 from ..lean import LeanForward, FusedForward
 from .kernels import drop_file_pages
+from ..machine import memory_available
 
 # %% auto #0
 __all__ = ['OV_ROWS', 'openvino_available', 'OpenVINOStep', 'openvino_compile', 'graph_key', 'graph_path', 'save_graphs',
@@ -206,12 +207,6 @@ _HELD = [0]   # bytes of weights that the fixed graphs of this process's living 
 
 def _weights(model) -> int: return sum(p.numel() * p.element_size() for p in model.parameters())
 
-def _available(total: int) -> int:
-    "Bytes of memory available now (Linux's `MemAvailable`), else `total`."
-    try:
-        return int(re.search(r'MemAvailable:\s+(\d+)', Path('/proc/meminfo').read_text())[1]) * 1024
-    except (OSError, TypeError):
-        return total
 
 def ov_memory() -> float:
     "The share of this machine's memory a process's fixed graphs may hold: `$SPECDEC_OV_MEMORY`, else 0.2."
@@ -224,16 +219,14 @@ def fixed_rows(model, share: float | None = None) -> tuple:
     weights fit in `share` (`ov_memory()`) of this machine's memory, less what living steps' fixed graphs
     hold already, and in what is available now beyond half the machine (the rest is left to the others)."""
     total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
-    free = min((ov_memory() if share is None else share) * total - _HELD[0], _available(total) - total / 2)
+    free = min((ov_memory() if share is None else share) * total - _HELD[0], memory_available() - total / 2)
     return OV_ROWS[:max(0, int(free // _weights(model)) - 1)]
 
 def graph_fits(model, available: int | None = None) -> str | None:
-    """Why not even one OpenVINO graph of `model` fits in the memory `available` (now, where None), else
-    None: compiling one holds its repacked copy of the weights and, until it is compiled, the file it reads
+    """Why not even one OpenVINO graph of `model` fits in the memory `available` (`memory_available()`, where
+    None: a container's limit too), else None: compiling one holds its repacked copy of the weights and, until it is compiled, the file it reads
     them from (`drop_file_pages` gives those pages back after), twice the weights in all."""
-    need = 2 * _weights(model)
-    if available is None:
-        available = _available(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES'))
+    need, available = 2 * _weights(model), memory_available() if available is None else available
     if need <= available: return None
     return f"a graph of OpenVINO's step needs {need / 1e9:.2f} GB while it compiles, {available / 1e9:.2f} GB free"
 
