@@ -8,11 +8,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def tiny_model_dir(tmp_path_factory):
     "A tiny random Llama with SmolLM2's real tokenizer and chat template, saved like any HF model."
     import torch
-    from transformers import AutoTokenizer
-    from specdec_nb.models import smollm2_gguf_path, tiny_llama, cache_dir
-    kept = cache_dir() / 'SmolLM2-135M-Instruct'   # the copy `load_smollm2` converts once (`specdec warm`): ~1 s
-    if (kept / 'tokenizer.json').exists(): tok = AutoTokenizer.from_pretrained(kept)
-    else: gg = smollm2_gguf_path(); tok = AutoTokenizer.from_pretrained(gg.parent, gguf_file=gg.name)   # ~15 s
+    from specdec_nb.models import tiny_llama
+    from specdec_nb.method_checks import smollm2_tokenizer
+    tok = smollm2_tokenizer()   # the converted copy when `specdec warm` made one (~1 s), else from the GGUF (~15 s)
     d = tmp_path_factory.mktemp('tiny')
     m = tiny_llama(vocab_size=len(tok), hidden=32, layers=4, max_pos=2048)
     m.generation_config.eos_token_id = tok.eos_token_id

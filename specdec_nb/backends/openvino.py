@@ -182,8 +182,8 @@ def saved_bytes() -> dict:
     from specdec_nb.models import cache_dir
     out = {}
     for name in ('openvino_graphs', 'openvino_blobs'):
-        files = {(s.st_dev, s.st_ino): s.st_size for f in (cache_dir() / name).rglob('*') if (s := f.stat()) and f.is_file()}
-        out[name] = sum(files.values())
+        stats = [f.stat() for f in (cache_dir() / name).rglob('*') if f.is_file()]
+        out[name] = sum({(s.st_dev, s.st_ino): s.st_size for s in stats}.values())
     return out
 
 def prune_saved(days: float = 30) -> int:
@@ -224,8 +224,8 @@ def fixed_rows(model, share: float | None = None) -> tuple:
 
 def graph_fits(model, available: int | None = None) -> str | None:
     """Why not even one OpenVINO graph of `model` fits in the memory `available` (`memory_available()`, where
-    None: a container's limit too), else None: compiling one holds its repacked copy of the weights and, until it is compiled, the file it reads
-    them from (`drop_file_pages` gives those pages back after), twice the weights in all."""
+    None: a container's limit too), else None: compiling one holds its repacked copy of the weights and, until
+    it is compiled, the file it reads them from (`drop_file_pages` gives those back after): twice the weights."""
     need, available = 2 * _weights(model), memory_available() if available is None else available
     if need <= available: return None
     return f"a graph of OpenVINO's step needs {need / 1e9:.2f} GB while it compiles, {available / 1e9:.2f} GB free"
